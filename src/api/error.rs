@@ -1,0 +1,77 @@
+//! `AppError`: the one error that crosses every boundary (Tauri IPC, HTTP,
+//! CLI). A stable snake_case `code` for programs, a one-line `message` for
+//! people.
+
+use serde::{Deserialize, Serialize};
+
+use crate::artifacts::ArtifactError;
+use crate::desk::DeskError;
+use crate::store::StoreError;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[error("{code}: {message}")]
+pub struct AppError {
+    pub code: String,
+    pub message: String,
+}
+
+impl AppError {
+    pub fn new(code: &str, message: impl Into<String>) -> Self {
+        Self {
+            code: code.to_owned(),
+            message: message.into(),
+        }
+    }
+
+    /// The HTTP status a server should answer with.
+    pub fn http_status(&self) -> u16 {
+        match self.code.as_str() {
+            "not_found" => 404,
+            "unauthorized" => 401,
+            "has_artifacts" => 409,
+            "too_large" => 413,
+            "artifact_missing" | "artifact_corrupt" => 410,
+            "storage" | "internal" => 500,
+            _ => 400,
+        }
+    }
+}
+
+impl From<ArtifactError> for AppError {
+    fn from(e: ArtifactError) -> Self {
+        let code = match &e {
+            ArtifactError::Empty(_) => "empty_file",
+            ArtifactError::TooLarge { .. } => "too_large",
+            ArtifactError::UnsupportedType { .. } => "unsupported_type",
+            ArtifactError::UnreadablePath { .. } => "unreadable_path",
+            ArtifactError::InvalidFileName { .. } => "invalid_file_name",
+            ArtifactError::Missing { .. } => "artifact_missing",
+            ArtifactError::Corrupt { .. } => "artifact_corrupt",
+            ArtifactError::Io { .. } => "storage",
+        };
+        AppError::new(code, e.to_string())
+    }
+}
+
+impl From<StoreError> for AppError {
+    fn from(e: StoreError) -> Self {
+        let code = match &e {
+            StoreError::NotFound { .. } => "not_found",
+            StoreError::HasArtifacts { .. } => "has_artifacts",
+            StoreError::Sqlx(_) | StoreError::Migrate(_) | StoreError::State { .. } => "storage",
+        };
+        AppError::new(code, e.to_string())
+    }
+}
+
+impl From<DeskError> for AppError {
+    fn from(e: DeskError) -> Self {
+        match e {
+            DeskError::Store(e) => e.into(),
+            DeskError::Artifact(e) => e.into(),
+            DeskError::Invalid { .. } => AppError::new("invalid_input", e.to_string()),
+            DeskError::DataDir { .. } => AppError::new("storage", e.to_string()),
+            DeskError::Join(_) => AppError::new("internal", e.to_string()),
+        }
+    }
+}

@@ -1,0 +1,305 @@
+//! The wire format shared by the Tauri shell, the HTTP server and the CLI:
+//! request/response types, the one `AppError { code, message }`, and
+//! `dispatch(command, json)`. Front ends hold no logic of their own; they
+//! call `dispatch` (or the typed functions it wraps).
+
+mod error;
+
+use std::path::PathBuf;
+
+use base64::Engine as _;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub use error::AppError;
+
+use crate::desk::{Desk, SessionDetail, VerifyReport};
+use crate::store::{Artifact, NewSession, Session, SessionFilter, SessionStatus, Unit};
+
+pub const EXPORT_FORMAT: &str = "servicedesk.session.v1";
+
+/// The commands `dispatch` knows, for error messages and for the UI.
+pub const COMMANDS: &[&str] = &[
+    "app_info",
+    "session_new",
+    "session_list",
+    "session_show",
+    "session_export",
+    "session_delete",
+    "artifact_add",
+    "artifact_upload",
+    "artifact_list",
+    "artifact_verify",
+    "artifact_content",
+];
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Empty {}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct AppInfo {
+    pub name: String,
+    pub version: String,
+    pub data_dir: String,
+    pub schema_version: i64,
+    pub sessions: usize,
+    pub artifacts: usize,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SessionNewRequest {
+    pub complaint: String,
+    pub customer: Option<String>,
+    pub technician: Option<String>,
+    pub language: Option<String>,
+    pub vin: Option<String>,
+    pub plate: Option<String>,
+    pub make_model: Option<String>,
+    pub odometer: Option<i64>,
+    pub engine_hours: Option<f64>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SessionListRequest {
+    pub query: Option<String>,
+    pub status: Option<SessionStatus>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SessionList {
+    pub sessions: Vec<Session>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SessionRef {
+    pub session_id: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SessionExport {
+    pub format: &'static str,
+    #[serde(flatten)]
+    pub detail: SessionDetail,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SessionDeleteRequest {
+    pub session_id: String,
+    #[serde(default)]
+    pub purge: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SessionDeleted {
+    pub deleted: bool,
+    pub purged_artifacts: usize,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArtifactAddRequest {
+    pub session_id: String,
+    pub path: PathBuf,
+    pub caption: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArtifactUploadRequest {
+    pub session_id: String,
+    pub file_name: String,
+    pub content_base64: String,
+    pub caption: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ArtifactList {
+    pub artifacts: Vec<Artifact>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArtifactVerifyRequest {
+    pub session_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArtifactContentRequest {
+    pub artifact_id: String,
+    #[serde(default)]
+    pub thumbnail: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ArtifactContent {
+    pub mime: String,
+    pub content_base64: String,
+}
+
+// ---- typed operations: what dispatch calls, and what the CLI calls directly ----
+
+pub async fn app_info(desk: &Desk) -> Result<AppInfo, AppError> {
+    let store = desk.store();
+    Ok(AppInfo {
+        name: "RV Service Desk".to_owned(),
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        data_dir: desk.data_dir().display().to_string(),
+        schema_version: store.schema_version().await?,
+        sessions: store.sessions(&SessionFilter::default()).await?.len(),
+        artifacts: store.artifacts(None).await?.len(),
+    })
+}
+
+pub async fn session_new(desk: &Desk, req: SessionNewRequest) -> Result<Session, AppError> {
+    let blank_to_none =
+        |v: Option<String>| v.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
+    Ok(desk
+        .new_session(NewSession {
+            complaint: req.complaint,
+            customer: blank_to_none(req.customer),
+            technician: blank_to_none(req.technician),
+            language: blank_to_none(req.language),
+            unit: Unit {
+                vin: blank_to_none(req.vin).map(|v| v.to_uppercase()),
+                plate: blank_to_none(req.plate).map(|p| p.to_uppercase()),
+                make_model: blank_to_none(req.make_model),
+                odometer: req.odometer,
+                engine_hours: req.engine_hours,
+            },
+        })
+        .await?)
+}
+
+pub async fn session_list(desk: &Desk, req: SessionListRequest) -> Result<SessionList, AppError> {
+    let sessions = desk
+        .sessions(&SessionFilter {
+            query: req.query,
+            status: req.status,
+        })
+        .await?;
+    Ok(SessionList { sessions })
+}
+
+pub async fn session_show(desk: &Desk, req: SessionRef) -> Result<SessionDetail, AppError> {
+    Ok(desk.session_detail(&req.session_id).await?)
+}
+
+pub async fn session_export(desk: &Desk, req: SessionRef) -> Result<SessionExport, AppError> {
+    Ok(SessionExport {
+        format: EXPORT_FORMAT,
+        detail: desk.session_detail(&req.session_id).await?,
+    })
+}
+
+pub async fn session_delete(
+    desk: &Desk,
+    req: SessionDeleteRequest,
+) -> Result<SessionDeleted, AppError> {
+    let purged_artifacts = desk.delete_session(&req.session_id, req.purge).await?;
+    Ok(SessionDeleted {
+        deleted: true,
+        purged_artifacts,
+    })
+}
+
+pub async fn artifact_add(desk: &Desk, req: ArtifactAddRequest) -> Result<Artifact, AppError> {
+    Ok(desk
+        .add_artifact_path(&req.session_id, &req.path, req.caption)
+        .await?)
+}
+
+pub async fn artifact_upload(
+    desk: &Desk,
+    req: ArtifactUploadRequest,
+) -> Result<Artifact, AppError> {
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(req.content_base64.trim())
+        .map_err(|e| {
+            AppError::new(
+                "invalid_input",
+                format!(
+                    "content_base64 of {:?} is not valid base64: {e}",
+                    req.file_name
+                ),
+            )
+        })?;
+    Ok(desk
+        .add_artifact_bytes(&req.session_id, &req.file_name, bytes, req.caption)
+        .await?)
+}
+
+pub async fn artifact_list(desk: &Desk, req: SessionRef) -> Result<ArtifactList, AppError> {
+    desk.store().session(&req.session_id).await?;
+    Ok(ArtifactList {
+        artifacts: desk.store().artifacts(Some(&req.session_id)).await?,
+    })
+}
+
+pub async fn artifact_verify(
+    desk: &Desk,
+    req: ArtifactVerifyRequest,
+) -> Result<VerifyReport, AppError> {
+    Ok(desk.verify_artifacts(req.session_id.as_deref()).await?)
+}
+
+pub async fn artifact_content(
+    desk: &Desk,
+    req: ArtifactContentRequest,
+) -> Result<ArtifactContent, AppError> {
+    let (mime, bytes) = desk
+        .artifact_content(&req.artifact_id, req.thumbnail)
+        .await?;
+    Ok(ArtifactContent {
+        mime,
+        content_base64: base64::engine::general_purpose::STANDARD.encode(bytes),
+    })
+}
+
+// ---- dispatch: JSON in, JSON out ----
+
+fn parse<T: DeserializeOwned>(command: &str, payload: Value) -> Result<T, AppError> {
+    // A missing body means "no arguments".
+    let payload = if payload.is_null() {
+        Value::Object(Default::default())
+    } else {
+        payload
+    };
+    serde_json::from_value(payload)
+        .map_err(|e| AppError::new("invalid_input", format!("{command}: {e}")))
+}
+
+fn reply<T: Serialize>(value: T) -> Result<Value, AppError> {
+    serde_json::to_value(value).map_err(|e| AppError::new("internal", e.to_string()))
+}
+
+/// Run one command with its JSON payload. Unknown commands and payloads that
+/// do not fit the command are errors that name what was wrong.
+pub async fn dispatch(desk: &Desk, command: &str, payload: Value) -> Result<Value, AppError> {
+    match command {
+        "app_info" => {
+            parse::<Empty>(command, payload)?;
+            reply(app_info(desk).await?)
+        }
+        "session_new" => reply(session_new(desk, parse(command, payload)?).await?),
+        "session_list" => reply(session_list(desk, parse(command, payload)?).await?),
+        "session_show" => reply(session_show(desk, parse(command, payload)?).await?),
+        "session_export" => reply(session_export(desk, parse(command, payload)?).await?),
+        "session_delete" => reply(session_delete(desk, parse(command, payload)?).await?),
+        "artifact_add" => reply(artifact_add(desk, parse(command, payload)?).await?),
+        "artifact_upload" => reply(artifact_upload(desk, parse(command, payload)?).await?),
+        "artifact_list" => reply(artifact_list(desk, parse(command, payload)?).await?),
+        "artifact_verify" => reply(artifact_verify(desk, parse(command, payload)?).await?),
+        "artifact_content" => reply(artifact_content(desk, parse(command, payload)?).await?),
+        other => Err(AppError::new(
+            "unknown_command",
+            format!("unknown command {other:?}; known: {}", COMMANDS.join(", ")),
+        )),
+    }
+}

@@ -1,0 +1,509 @@
+//! Argument parsing and output for the `servicedesk` binary. Every command
+//! goes through the typed api functions, so the CLI, the app and the HTTP
+//! server cannot disagree. Errors print one line and exit non-zero.
+
+use std::io::Write;
+use std::net::IpAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use serde::Serialize;
+
+use servicedesk::api::{self, AppError};
+use servicedesk::artifacts::BlobStatus;
+use servicedesk::desk::{default_data_dir, Desk, DATA_DIR_ENV};
+use servicedesk::engine::state::{Fact, FactKind, FactSource};
+use servicedesk::serve::{self, ServeConfig, TOKEN_ENV};
+use servicedesk::store::{NewTurn, Session, SessionStatus};
+
+#[derive(Parser)]
+#[command(
+    name = "servicedesk",
+    version,
+    about = "RV Service Desk: sessions, photos and reports for RV service"
+)]
+struct Cli {
+    /// Where the database and photos live [default: the OS app-data dir]
+    #[arg(long, global = true, env = DATA_DIR_ENV, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Create, list, show, export and delete service sessions
+    #[command(subcommand)]
+    Session(SessionCmd),
+    /// Attach, list and verify photos and files
+    #[command(subcommand)]
+    Artifact(ArtifactCmd),
+    /// Serve the api and the UI over HTTP (127.0.0.1 unless told otherwise)
+    Serve(ServeArgs),
+    /// Tools for testing the store itself
+    #[command(subcommand, hide = true)]
+    Dev(DevCmd),
+}
+
+#[derive(Subcommand)]
+enum SessionCmd {
+    /// Open a new session for a unit
+    New(SessionNewArgs),
+    /// List sessions, most recently touched first
+    List {
+        /// Match complaint, customer, technician, VIN, plate or make/model
+        #[arg(long)]
+        query: Option<String>,
+        /// open, escalated or finalized
+        #[arg(long, value_parser = parse_status)]
+        status: Option<SessionStatus>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show a session with its turns and photos
+    Show {
+        session_id: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write a session (turns, state, photo list) as JSON
+    Export {
+        session_id: String,
+        /// Write to this file instead of standard output
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+    /// Delete a session; one with photos needs --purge
+    Delete {
+        session_id: String,
+        /// Also delete the session's photos and files
+        #[arg(long)]
+        purge: bool,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Args)]
+struct SessionNewArgs {
+    /// What the customer says is wrong
+    #[arg(long)]
+    complaint: String,
+    #[arg(long)]
+    customer: Option<String>,
+    #[arg(long)]
+    technician: Option<String>,
+    /// Language of the session: en, es, ru, ...
+    #[arg(long)]
+    language: Option<String>,
+    #[arg(long)]
+    vin: Option<String>,
+    #[arg(long)]
+    plate: Option<String>,
+    #[arg(long)]
+    make_model: Option<String>,
+    #[arg(long)]
+    odometer: Option<i64>,
+    #[arg(long)]
+    engine_hours: Option<f64>,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Subcommand)]
+enum ArtifactCmd {
+    /// Copy a photo or file into the store and attach it to a session
+    Add {
+        session_id: String,
+        path: PathBuf,
+        #[arg(long)]
+        caption: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// List a session's photos and files
+    List {
+        session_id: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check stored bytes against their hashes (one session or all); exits 1 on any problem
+    Verify {
+        session_id: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    /// Address to listen on; anything but loopback requires --token
+    #[arg(long, default_value = "127.0.0.1")]
+    host: IpAddr,
+    /// Port; 0 picks a free one (the chosen port is printed)
+    #[arg(long, default_value_t = 8787)]
+    port: u16,
+    /// Bearer token every api call must carry
+    #[arg(long, env = TOKEN_ENV, hide_env_values = true)]
+    token: Option<String>,
+    /// The built UI [default: ui/dist]
+    #[arg(long, env = "SERVICEDESK_UI_DIR", value_name = "DIR")]
+    ui_dir: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+enum DevCmd {
+    /// Commit turns in a loop, printing `committed SEQ` after each commit
+    WriteTurns {
+        session_id: String,
+        #[arg(long, default_value_t = 1000)]
+        count: u32,
+        /// Attach a small document to every Nth turn (0: never)
+        #[arg(long, default_value_t = 5)]
+        artifact_every: u32,
+    },
+}
+
+fn parse_status(s: &str) -> Result<SessionStatus, String> {
+    SessionStatus::parse(s)
+        .ok_or_else(|| format!("{s:?} is not a status: open, escalated or finalized"))
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("SERVICEDESK_LOG")
+                .unwrap_or_else(|_| "warn".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(cli)) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {}: {}", e.code, e.message.replace('\n', " "));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(cli: Cli) -> Result<ExitCode, AppError> {
+    let data_dir = cli.data_dir.unwrap_or_else(default_data_dir);
+    let desk = Desk::open(&data_dir).await?;
+    let code = match cli.command {
+        Command::Session(cmd) => session(&desk, cmd).await?,
+        Command::Artifact(cmd) => artifact(&desk, cmd).await?,
+        Command::Serve(args) => serve_cmd(&desk, args).await?,
+        Command::Dev(cmd) => dev(&desk, cmd).await?,
+    };
+    desk.close().await;
+    Ok(code)
+}
+
+fn print_json<T: Serialize>(value: &T) -> Result<(), AppError> {
+    let text = serde_json::to_string_pretty(value)
+        .map_err(|e| AppError::new("internal", e.to_string()))?;
+    println!("{text}");
+    Ok(())
+}
+
+fn session_line(s: &Session) -> String {
+    let unit = [
+        s.unit.make_model.as_deref(),
+        s.unit.plate.as_deref(),
+        s.unit.vin.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(" · ");
+    format!(
+        "{}  {:<9}  {}  {}{}",
+        s.id,
+        s.status.as_str(),
+        &s.updated_at[..16.min(s.updated_at.len())],
+        s.complaint,
+        if unit.is_empty() {
+            String::new()
+        } else {
+            format!("  [{unit}]")
+        }
+    )
+}
+
+async fn session(desk: &Desk, cmd: SessionCmd) -> Result<ExitCode, AppError> {
+    match cmd {
+        SessionCmd::New(a) => {
+            let s = api::session_new(
+                desk,
+                api::SessionNewRequest {
+                    complaint: a.complaint,
+                    customer: a.customer,
+                    technician: a.technician,
+                    language: a.language,
+                    vin: a.vin,
+                    plate: a.plate,
+                    make_model: a.make_model,
+                    odometer: a.odometer,
+                    engine_hours: a.engine_hours,
+                },
+            )
+            .await?;
+            if a.json {
+                print_json(&s)?;
+            } else {
+                println!("{}", s.id);
+            }
+        }
+        SessionCmd::List {
+            query,
+            status,
+            json,
+        } => {
+            let list = api::session_list(desk, api::SessionListRequest { query, status }).await?;
+            if json {
+                print_json(&list)?;
+            } else if list.sessions.is_empty() {
+                println!("no sessions");
+            } else {
+                for s in &list.sessions {
+                    println!("{}", session_line(s));
+                }
+            }
+        }
+        SessionCmd::Show { session_id, json } => {
+            let d = api::session_show(desk, api::SessionRef { session_id }).await?;
+            if json {
+                print_json(&d)?;
+            } else {
+                let s = &d.session;
+                println!("{}", session_line(s));
+                for (label, value) in [
+                    ("customer", s.customer.clone()),
+                    ("technician", s.technician.clone()),
+                    ("odometer", s.unit.odometer.map(|o| o.to_string())),
+                    ("language", Some(s.language.clone())),
+                    ("created", Some(s.created_at.clone())),
+                ] {
+                    if let Some(v) = value {
+                        println!("  {label:<11} {v}");
+                    }
+                }
+                println!("  turns ({}):", d.turns.len());
+                for t in &d.turns {
+                    println!("    {:>3}. > {}", t.seq, t.input);
+                    println!("         {}", t.reply);
+                }
+                println!("  photos and files ({}):", d.artifacts.len());
+                for a in &d.artifacts {
+                    println!(
+                        "    {}  {}  {}  {} bytes{}",
+                        a.id,
+                        a.file_name,
+                        a.mime,
+                        a.size_bytes,
+                        a.caption
+                            .as_deref()
+                            .map(|c| format!("  \"{c}\""))
+                            .unwrap_or_default()
+                    );
+                }
+            }
+        }
+        SessionCmd::Export { session_id, out } => {
+            let export = api::session_export(desk, api::SessionRef { session_id }).await?;
+            let text = serde_json::to_string_pretty(&export)
+                .map_err(|e| AppError::new("internal", e.to_string()))?;
+            match out {
+                Some(path) => write_atomically(&path, text.as_bytes())?,
+                None => println!("{text}"),
+            }
+        }
+        SessionCmd::Delete {
+            session_id,
+            purge,
+            json,
+        } => {
+            let r =
+                api::session_delete(desk, api::SessionDeleteRequest { session_id, purge }).await?;
+            if json {
+                print_json(&r)?;
+            } else {
+                println!("deleted; {} stored file(s) purged", r.purged_artifacts);
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Write an export next to its destination and rename it into place, so a
+/// crash never leaves half a file under the real name.
+fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<(), AppError> {
+    let fail = |e: std::io::Error| {
+        AppError::new(
+            "unreadable_path",
+            format!("cannot write {}: {e}", path.display()),
+        )
+    };
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
+    tmp.write_all(bytes).map_err(fail)?;
+    tmp.as_file().sync_all().map_err(fail)?;
+    tmp.persist(path).map_err(|e| fail(e.error))?;
+    Ok(())
+}
+
+async fn artifact(desk: &Desk, cmd: ArtifactCmd) -> Result<ExitCode, AppError> {
+    match cmd {
+        ArtifactCmd::Add {
+            session_id,
+            path,
+            caption,
+            json,
+        } => {
+            let a = api::artifact_add(
+                desk,
+                api::ArtifactAddRequest {
+                    session_id,
+                    path,
+                    caption,
+                },
+            )
+            .await?;
+            if json {
+                print_json(&a)?;
+            } else {
+                println!("{}  {}  {}  sha256:{}", a.id, a.file_name, a.mime, a.sha256);
+            }
+        }
+        ArtifactCmd::List { session_id, json } => {
+            let list = api::artifact_list(desk, api::SessionRef { session_id }).await?;
+            if json {
+                print_json(&list)?;
+            } else if list.artifacts.is_empty() {
+                println!("no photos or files");
+            } else {
+                for a in &list.artifacts {
+                    println!(
+                        "{}  {}  {}  {} bytes  taken {}",
+                        a.id,
+                        a.file_name,
+                        a.mime,
+                        a.size_bytes,
+                        a.taken_at.as_deref().unwrap_or("unknown")
+                    );
+                }
+            }
+        }
+        ArtifactCmd::Verify { session_id, json } => {
+            let report =
+                api::artifact_verify(desk, api::ArtifactVerifyRequest { session_id }).await?;
+            if json {
+                print_json(&report)?;
+            } else {
+                for r in report.results.iter().filter(|r| r.status != BlobStatus::Ok) {
+                    let what = match r.status {
+                        BlobStatus::Missing => "MISSING",
+                        _ => "CORRUPT",
+                    };
+                    println!(
+                        "{what}  {}  {}  sha256:{}",
+                        r.artifact_id, r.file_name, r.sha256
+                    );
+                }
+                println!("{} of {} file(s) intact", report.ok, report.checked);
+            }
+            if report.ok != report.checked {
+                return Ok(ExitCode::FAILURE);
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn default_ui_dir() -> PathBuf {
+    let local = PathBuf::from("ui/dist");
+    if local.join("index.html").is_file() {
+        return local;
+    }
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/ui/dist"))
+}
+
+async fn serve_cmd(desk: &Desk, args: ServeArgs) -> Result<ExitCode, AppError> {
+    let config = ServeConfig {
+        host: args.host,
+        port: args.port,
+        token: args.token,
+        ui_dir: Some(args.ui_dir.unwrap_or_else(default_ui_dir)),
+    };
+    let listener = serve::bind(&config).await?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| AppError::new("internal", e.to_string()))?;
+    println!("listening on http://{addr}");
+    let _ = std::io::stdout().flush();
+    serve::serve(listener, serve::router(desk.clone(), &config))
+        .await
+        .map_err(|e| AppError::new("internal", format!("server stopped: {e}")))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Commit turns one after another, each with a new state snapshot and fact,
+/// some with a file; after each commit print its sequence number. The crash
+/// test kills this at random moments and checks that every printed turn is
+/// there after a restart.
+async fn dev(desk: &Desk, cmd: DevCmd) -> Result<ExitCode, AppError> {
+    let DevCmd::WriteTurns {
+        session_id,
+        count,
+        artifact_every,
+    } = cmd;
+    let (_, mut state) = desk
+        .store()
+        .latest_state(&session_id)
+        .await
+        .map_err(AppError::from)?;
+    let mut out = std::io::stdout().lock();
+    for i in 0..count {
+        let fact = Fact {
+            id: uuid::Uuid::new_v4().to_string(),
+            kind: FactKind::Measurement,
+            source: FactSource::Technician,
+            subject: "board_supply".into(),
+            value: Some(format!("12.{}", i % 10)),
+            unit: Some("VDC".into()),
+            text: format!("12.{} V at the board", i % 10),
+            turn_seq: 0,
+            superseded_by: None,
+        };
+        state.completed_steps.push(format!("step-{i}"));
+        state.facts.push(fact.clone());
+        let mut turn = NewTurn::new(format!("measured 12.{} V", i % 10), "Noted.", state.clone());
+        turn.intent = Some("main_diagnostic".into());
+        turn.transition = Some("D1_step_answer".into());
+        turn.trace = serde_json::json!({ "writer": "dev write-turns", "i": i });
+        turn.new_facts.push(fact);
+        if artifact_every > 0 && i % artifact_every == 0 {
+            let body = format!("%PDF-1.4\n% crash-test document for turn {i} of {session_id}\n");
+            turn.artifacts.push(
+                desk.prepare_artifact(format!("doc-{i}.pdf"), body.into_bytes(), None)
+                    .await?,
+            );
+        }
+        let recorded = desk.record_turn(&session_id, &turn).await?;
+        let _ = writeln!(out, "committed {}", recorded.turn.seq);
+        let _ = out.flush();
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,368 @@
+//! `Desk`: the one façade every front end (CLI, HTTP, Tauri) calls. It owns
+//! the data dir: the SQLite database and the artifact store beside it.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::artifacts::{
+    inspect, ArtifactError, BlobStatus, BlobStore, ThumbnailKind, MAX_FILE_BYTES,
+};
+use crate::engine::SessionState;
+use crate::store::{
+    Artifact, NewArtifact, NewSession, NewTurn, RecordedTurn, Session, SessionFilter, Store,
+    StoreError, Turn,
+};
+
+pub const DATA_DIR_ENV: &str = "SERVICEDESK_DATA_DIR";
+const DB_FILE: &str = "servicedesk.db";
+
+#[derive(Debug, thiserror::Error)]
+pub enum DeskError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Artifact(#[from] ArtifactError),
+    #[error("{field}: {message}")]
+    Invalid {
+        field: &'static str,
+        message: String,
+    },
+    #[error("cannot use data dir {path}: {source}")]
+    DataDir {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("background task failed: {0}")]
+    Join(String),
+}
+
+pub type Result<T, E = DeskError> = std::result::Result<T, E>;
+
+/// Where data lives when nothing else is said: `$SERVICEDESK_DATA_DIR`, else
+/// the OS's per-user app-data dir (`%APPDATA%\RVServiceDesk\ServiceDesk\data`,
+/// `~/Library/Application Support/com.RVServiceDesk.ServiceDesk`,
+/// `~/.local/share/servicedesk`).
+pub fn default_data_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os(DATA_DIR_ENV).filter(|d| !d.is_empty()) {
+        return PathBuf::from(dir);
+    }
+    directories::ProjectDirs::from("com", "RVServiceDesk", "ServiceDesk")
+        .map(|p| p.data_dir().to_path_buf())
+        .unwrap_or_else(|| PathBuf::from("servicedesk-data"))
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SessionDetail {
+    pub session: Session,
+    pub turns: Vec<Turn>,
+    pub artifacts: Vec<Artifact>,
+    pub state: SessionState,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct VerifyResult {
+    pub artifact_id: String,
+    pub session_id: String,
+    pub sha256: String,
+    pub file_name: String,
+    pub status: BlobStatus,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct VerifyReport {
+    pub checked: usize,
+    pub ok: usize,
+    pub results: Vec<VerifyResult>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    data_dir: PathBuf,
+    store: Store,
+    blobs: BlobStore,
+}
+
+#[derive(Debug, Clone)]
+pub struct Desk {
+    inner: Arc<Inner>,
+}
+
+impl Desk {
+    /// Open (creating if needed) the data dir and migrate its database.
+    pub async fn open(data_dir: impl AsRef<Path>) -> Result<Desk> {
+        let data_dir = data_dir.as_ref().to_path_buf();
+        std::fs::create_dir_all(&data_dir).map_err(|source| DeskError::DataDir {
+            path: data_dir.display().to_string(),
+            source,
+        })?;
+        let store = Store::open(&data_dir.join(DB_FILE)).await?;
+        let blobs = BlobStore::open(data_dir.join("artifacts"))?;
+        Ok(Desk {
+            inner: Arc::new(Inner {
+                data_dir,
+                store,
+                blobs,
+            }),
+        })
+    }
+
+    pub fn data_dir(&self) -> &Path {
+        &self.inner.data_dir
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.inner.store
+    }
+
+    pub fn blobs(&self) -> &BlobStore {
+        &self.inner.blobs
+    }
+
+    pub async fn close(&self) {
+        self.inner.store.close().await;
+    }
+
+    pub async fn new_session(&self, mut new: NewSession) -> Result<Session> {
+        new.complaint = new.complaint.trim().to_owned();
+        if new.complaint.is_empty() {
+            return Err(invalid(
+                "complaint",
+                "is required: what does the customer say is wrong?",
+            ));
+        }
+        if let Some(lang) = &new.language {
+            if !is_language_tag(lang) {
+                return Err(invalid(
+                    "language",
+                    format!("{lang:?} is not a language code like \"en\", \"es\" or \"ru\""),
+                ));
+            }
+        }
+        if let Some(vin) = &new.unit.vin {
+            if vin.trim().is_empty() || vin.len() > 32 {
+                return Err(invalid("vin", format!("{vin:?} is not a VIN")));
+            }
+        }
+        if new.unit.odometer.is_some_and(|o| o < 0) {
+            return Err(invalid("odometer", "must not be negative"));
+        }
+        if new
+            .unit
+            .engine_hours
+            .is_some_and(|h| !h.is_finite() || h < 0.0)
+        {
+            return Err(invalid("engine_hours", "must be a non-negative number"));
+        }
+        Ok(self.store().create_session(&new).await?)
+    }
+
+    pub async fn sessions(&self, filter: &SessionFilter) -> Result<Vec<Session>> {
+        Ok(self.store().sessions(filter).await?)
+    }
+
+    pub async fn session_detail(&self, id: &str) -> Result<SessionDetail> {
+        let session = self.store().session(id).await?;
+        let turns = self.store().turns(id).await?;
+        let artifacts = self.store().artifacts(Some(id)).await?;
+        let (_, state) = self.store().latest_state(id).await?;
+        Ok(SessionDetail {
+            session,
+            turns,
+            artifacts,
+            state,
+        })
+    }
+
+    /// Delete a session. One with photos is refused unless `purge`; then its
+    /// artifacts go too, and blobs no other session uses are removed.
+    pub async fn delete_session(&self, id: &str, purge: bool) -> Result<usize> {
+        let hashes = self.store().delete_session(id, purge).await?;
+        let mut removed = 0;
+        for sha in hashes {
+            if !self.store().blob_in_use(&sha).await? {
+                self.blobs().remove(&sha)?;
+                removed += 1;
+            }
+        }
+        Ok(removed)
+    }
+
+    /// Inspect a file and make its blob (and thumbnail) durable: the first half
+    /// of attaching it. The row is written by the caller's transaction.
+    pub async fn prepare_artifact(
+        &self,
+        file_name: String,
+        bytes: Vec<u8>,
+        caption: Option<String>,
+    ) -> Result<NewArtifact> {
+        let blobs = self.blobs().clone();
+        tokio::task::spawn_blocking(move || -> Result<NewArtifact> {
+            let info = inspect(&file_name, &bytes)?;
+            let sha256 = blobs.put(&bytes)?;
+            let thumb_sha256 = info
+                .thumbnail
+                .as_deref()
+                .map(|t| blobs.put(t))
+                .transpose()?;
+            Ok(NewArtifact {
+                sha256,
+                file_name,
+                mime: info.mime.to_owned(),
+                kind: info.kind,
+                size_bytes: bytes.len() as i64,
+                caption: caption
+                    .map(|c| c.trim().to_owned())
+                    .filter(|c| !c.is_empty()),
+                taken_at: info.taken_at,
+                width: info.width.map(i64::from),
+                height: info.height.map(i64::from),
+                thumb_sha256,
+                thumbnail: info.thumbnail_kind,
+            })
+        })
+        .await
+        .map_err(|e| DeskError::Join(e.to_string()))?
+    }
+
+    /// Attach file content (file picker, drag and drop, paste) to a session.
+    pub async fn add_artifact_bytes(
+        &self,
+        session_id: &str,
+        file_name: &str,
+        bytes: Vec<u8>,
+        caption: Option<String>,
+    ) -> Result<Artifact> {
+        // Fail on an unknown session before writing any blob.
+        self.store().session(session_id).await?;
+        let new = self
+            .prepare_artifact(file_name.to_owned(), bytes, caption)
+            .await?;
+        Ok(self.store().add_artifact(session_id, &new).await?)
+    }
+
+    /// Attach a file on this machine to a session; the file is copied in.
+    pub async fn add_artifact_path(
+        &self,
+        session_id: &str,
+        path: &Path,
+        caption: Option<String>,
+    ) -> Result<Artifact> {
+        let (name, bytes) = read_file_for_artifact(path)?;
+        self.add_artifact_bytes(session_id, &name, bytes, caption)
+            .await
+    }
+
+    /// Check every blob (of one session, or of all) against its hash.
+    pub async fn verify_artifacts(&self, session_id: Option<&str>) -> Result<VerifyReport> {
+        if let Some(id) = session_id {
+            self.store().session(id).await?;
+        }
+        let artifacts = self.store().artifacts(session_id).await?;
+        let blobs = self.blobs().clone();
+        tokio::task::spawn_blocking(move || -> Result<VerifyReport> {
+            let mut results = Vec::with_capacity(artifacts.len());
+            for a in artifacts {
+                let status = blobs.status(&a.sha256)?;
+                results.push(VerifyResult {
+                    artifact_id: a.id,
+                    session_id: a.session_id,
+                    sha256: a.sha256,
+                    file_name: a.file_name,
+                    status,
+                });
+            }
+            Ok(VerifyReport {
+                checked: results.len(),
+                ok: results
+                    .iter()
+                    .filter(|r| r.status == BlobStatus::Ok)
+                    .count(),
+                results,
+            })
+        })
+        .await
+        .map_err(|e| DeskError::Join(e.to_string()))?
+    }
+
+    /// An artifact's verified bytes (or its thumbnail's): (mime, bytes).
+    pub async fn artifact_content(&self, id: &str, thumbnail: bool) -> Result<(String, Vec<u8>)> {
+        let a = self.store().artifact(id).await?;
+        let (sha, mime) = if thumbnail {
+            let sha = a
+                .thumb_sha256
+                .clone()
+                .ok_or_else(|| invalid("thumbnail", format!("{} has no thumbnail", a.file_name)))?;
+            // Generated thumbnails are JPEG; the placeholder is a PNG.
+            let mime = match a.thumbnail {
+                ThumbnailKind::Placeholder => "image/png",
+                _ => "image/jpeg",
+            };
+            (sha, mime.to_owned())
+        } else {
+            (a.sha256.clone(), a.mime.clone())
+        };
+        let blobs = self.blobs().clone();
+        let bytes = tokio::task::spawn_blocking(move || blobs.get(&sha))
+            .await
+            .map_err(|e| DeskError::Join(e.to_string()))??;
+        Ok((mime, bytes))
+    }
+
+    pub async fn record_turn(&self, session_id: &str, turn: &NewTurn) -> Result<RecordedTurn> {
+        Ok(self.store().record_turn(session_id, turn).await?)
+    }
+}
+
+fn invalid(field: &'static str, message: impl Into<String>) -> DeskError {
+    DeskError::Invalid {
+        field,
+        message: message.into(),
+    }
+}
+
+/// "en", "es", "ru", "pt-BR", "zh-Hans": a BCP 47-ish primary tag and an optional subtag.
+fn is_language_tag(s: &str) -> bool {
+    let mut parts = s.split('-');
+    let primary = parts.next().unwrap_or("");
+    (2..=3).contains(&primary.len())
+        && primary.chars().all(|c| c.is_ascii_lowercase())
+        && parts.all(|p| (2..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric()))
+}
+
+/// Read a file to attach, turning every way it can fail into a clear error
+/// before anything is stored.
+fn read_file_for_artifact(path: &Path) -> Result<(String, Vec<u8>), ArtifactError> {
+    let unreadable = |reason: String| ArtifactError::UnreadablePath {
+        path: path.display().to_string(),
+        reason,
+    };
+    let meta = std::fs::metadata(path).map_err(|e| unreadable(describe_io(&e)))?;
+    if meta.is_dir() {
+        return Err(unreadable("it is a directory, not a file".into()));
+    }
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .ok_or_else(|| unreadable("it does not name a file".into()))?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(ArtifactError::TooLarge {
+            name,
+            size: meta.len(),
+            limit: MAX_FILE_BYTES,
+            limit_mib: MAX_FILE_BYTES / (1024 * 1024),
+        });
+    }
+    let bytes = std::fs::read(path).map_err(|e| unreadable(describe_io(&e)))?;
+    Ok((name, bytes))
+}
+
+fn describe_io(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".to_owned(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+        _ => e.to_string(),
+    }
+}

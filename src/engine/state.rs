@@ -1,0 +1,266 @@
+//! `SessionState`: the one aggregate that owns all cross-turn continuity of a
+//! session. It is stored as a versioned JSON snapshot per turn; a snapshot
+//! written by an older build is migrated on load, one version at a time, so a
+//! technician's open session survives an app update.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Schema version of the serialized state written by this build.
+pub const STATE_VERSION: u32 = 1;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    #[error("session state version {found} is newer than this app understands ({supported}); update the app")]
+    TooNew { found: u32, supported: u32 },
+    #[error("session state snapshot is malformed: {0}")]
+    Malformed(String),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    #[default]
+    Diagnostic,
+    Authorization,
+    FinalReport,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Submode {
+    #[default]
+    Main,
+    Locate,
+    Explain,
+    Howto,
+    Replan,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FactKind {
+    Measurement,
+    Observation,
+    Finding,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FactSource {
+    Technician,
+    Inference,
+}
+
+/// Something the technician said or the engine inferred. Facts are never
+/// edited: a correction supersedes the old fact and points to the new one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Fact {
+    pub id: String,
+    pub kind: FactKind,
+    pub source: FactSource,
+    pub subject: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
+    pub text: String,
+    /// The turn that produced it.
+    pub turn_seq: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub superseded_by: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Isolation {
+    pub complete: bool,
+    pub finding: Option<String>,
+    pub invalidated: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum LaborStatus {
+    #[default]
+    None,
+    Draft,
+    Confirmed,
+    Skipped,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Labor {
+    pub status: LaborStatus,
+    /// Decimal hours as strings ("1.50") so no float rounding reaches a report.
+    pub estimated_hours: Option<String>,
+    pub confirmed_hours: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TopicFrame {
+    pub submode: Submode,
+    pub topic: String,
+    /// The step the technician was on when the subflow was pushed: popping returns here.
+    pub return_step: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Escalation {
+    pub escalated: bool,
+    pub reason: Option<String>,
+}
+
+/// The aggregate. Every field has a default so a snapshot missing a field
+/// added later still loads.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SessionState {
+    pub version: u32,
+    pub language: String,
+    pub mode: Mode,
+    pub submode: Submode,
+    pub active_procedure: Option<String>,
+    pub active_step: Option<String>,
+    pub completed_steps: Vec<String>,
+    pub open_steps: Vec<String>,
+    pub facts: Vec<Fact>,
+    pub hypotheses: Vec<String>,
+    pub contradictions: Vec<String>,
+    pub isolation: Isolation,
+    pub topic_stack: Vec<TopicFrame>,
+    /// Most recent agent actions, newest last, for the loop guard.
+    pub recent_actions: Vec<String>,
+    pub labor: Labor,
+    pub escalation: Escalation,
+    /// Lane-specific state (clarification loop, billing slots, ...) that later
+    /// lanes own; kept as JSON so this aggregate does not depend on them.
+    pub lanes: serde_json::Map<String, Value>,
+}
+
+impl Default for SessionState {
+    fn default() -> Self {
+        Self {
+            version: STATE_VERSION,
+            language: "en".to_owned(),
+            mode: Mode::default(),
+            submode: Submode::default(),
+            active_procedure: None,
+            active_step: None,
+            completed_steps: Vec::new(),
+            open_steps: Vec::new(),
+            facts: Vec::new(),
+            hypotheses: Vec::new(),
+            contradictions: Vec::new(),
+            isolation: Isolation::default(),
+            topic_stack: Vec::new(),
+            recent_actions: Vec::new(),
+            labor: Labor::default(),
+            escalation: Escalation::default(),
+            lanes: serde_json::Map::new(),
+        }
+    }
+}
+
+impl SessionState {
+    pub fn new(language: &str) -> Self {
+        Self {
+            language: language.to_owned(),
+            ..Self::default()
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self)
+            .expect("SessionState serializes: it holds only strings, numbers and maps")
+    }
+
+    /// Load a snapshot written by this or any older build.
+    pub fn from_snapshot(version: u32, json: &str) -> Result<Self, StateError> {
+        if version > STATE_VERSION {
+            return Err(StateError::TooNew {
+                found: version,
+                supported: STATE_VERSION,
+            });
+        }
+        let mut value: Value =
+            serde_json::from_str(json).map_err(|e| StateError::Malformed(e.to_string()))?;
+        let mut at = version;
+        while at < STATE_VERSION {
+            value = migrate_one(at, value)?;
+            at += 1;
+        }
+        let mut state: SessionState =
+            serde_json::from_value(value).map_err(|e| StateError::Malformed(e.to_string()))?;
+        state.version = STATE_VERSION;
+        Ok(state)
+    }
+}
+
+/// Upgrade a snapshot from `from` to `from + 1`.
+fn migrate_one(from: u32, mut value: Value) -> Result<Value, StateError> {
+    match from {
+        // Version 0 was the pre-release shape: `lang` instead of `language`
+        // and no `version` field.
+        0 => {
+            let obj = value
+                .as_object_mut()
+                .ok_or_else(|| StateError::Malformed("snapshot is not a JSON object".into()))?;
+            if let Some(lang) = obj.remove("lang") {
+                obj.entry("language").or_insert(lang);
+            }
+            obj.insert("version".into(), Value::from(1));
+            Ok(value)
+        }
+        other => Err(StateError::Malformed(format!(
+            "no migration from state version {other}"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_through_json() {
+        let mut s = SessionState::new("es");
+        s.completed_steps.push("fuse".into());
+        s.facts.push(Fact {
+            id: "f1".into(),
+            kind: FactKind::Measurement,
+            source: FactSource::Technician,
+            subject: "board_supply".into(),
+            value: Some("12.4".into()),
+            unit: Some("VDC".into()),
+            text: "12.4 V at the board".into(),
+            turn_seq: 1,
+            superseded_by: None,
+        });
+        let back = SessionState::from_snapshot(STATE_VERSION, &s.to_json()).unwrap();
+        assert_eq!(back, s);
+    }
+
+    #[test]
+    fn migrates_a_version_zero_snapshot() {
+        let old = r#"{"lang":"ru","completed_steps":["a"]}"#;
+        let s = SessionState::from_snapshot(0, old).unwrap();
+        assert_eq!(s.language, "ru");
+        assert_eq!(s.completed_steps, vec!["a".to_string()]);
+        assert_eq!(s.version, STATE_VERSION);
+    }
+
+    #[test]
+    fn refuses_a_snapshot_from_a_newer_app() {
+        let err = SessionState::from_snapshot(STATE_VERSION + 1, "{}").unwrap_err();
+        assert!(err.to_string().contains("newer than this app"));
+    }
+
+    #[test]
+    fn malformed_snapshot_is_an_error_not_a_panic() {
+        assert!(SessionState::from_snapshot(1, "[1,2").is_err());
+        assert!(SessionState::from_snapshot(0, "[]").is_err());
+    }
+}

@@ -1,0 +1,13 @@
+//! RV Service Desk core: everything the desktop app does, with no Tauri, no
+//! UI and no global state. Front ends go through [`api::dispatch`] or
+//! [`desk::Desk`]. See ARCHITECTURE.md for the map.
+
+pub mod api;
+pub mod artifacts;
+pub mod desk;
+pub mod engine;
+pub mod serve;
+pub mod store;
+
+pub use api::AppError;
+pub use desk::Desk;

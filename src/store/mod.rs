@@ -1,0 +1,114 @@
+//! SQLite through sqlx: opening the database with the settings every
+//! connection needs, the embedded migrations, and the repositories.
+//!
+//! Durability: WAL with `synchronous=NORMAL`. A commit survives the app being
+//! killed at any instant (the WAL is written before COMMIT returns); only an
+//! OS crash or power cut can lose the last few commits, never corrupt the
+//! file. Photo blobs are fsynced before their row commits, so a row never
+//! outlives its bytes. See the README's "Durability" section.
+
+mod artifacts;
+mod models;
+mod outbox;
+mod sessions;
+mod turns;
+
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{Sqlite, SqlitePool, Transaction};
+
+pub use artifacts::NewArtifact;
+pub use models::{Artifact, Session, SessionStatus, Turn, Unit};
+pub use outbox::NewOutboxItem;
+pub use sessions::{NewSession, SessionFilter};
+pub use turns::{NewTurn, RecordedTurn};
+
+use crate::engine::StateError;
+
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database error: {0}")]
+    Sqlx(#[from] sqlx::Error),
+    #[error("database migration failed: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error("{what} {id} not found")]
+    NotFound { what: &'static str, id: String },
+    #[error("session {session_id} has {count} photo(s)/file(s); deleting it would drop them. Delete with purge to remove them too")]
+    HasArtifacts { session_id: String, count: i64 },
+    #[error("session {session_id}: {source}")]
+    State {
+        session_id: String,
+        #[source]
+        source: StateError,
+    },
+}
+
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// The database: a small pool of connections that all carry the same settings.
+#[derive(Debug, Clone)]
+pub struct Store {
+    pool: SqlitePool,
+}
+
+impl Store {
+    pub async fn open(db_path: &Path) -> Result<Self> {
+        let options = SqliteConnectOptions::from_str("sqlite:")?
+            .filename(db_path)
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(10));
+        let pool = SqlitePoolOptions::new()
+            .max_connections(4)
+            .connect_with(options)
+            .await?;
+        MIGRATOR.run(&pool).await?;
+        Ok(Self { pool })
+    }
+
+    pub fn pool(&self) -> &SqlitePool {
+        &self.pool
+    }
+
+    /// Start a write transaction. IMMEDIATE takes the write lock up front, so
+    /// two writers wait on the busy timeout instead of failing mid-transaction.
+    pub async fn begin_write(&self) -> Result<Transaction<'static, Sqlite>> {
+        Ok(self.pool.begin_with("BEGIN IMMEDIATE").await?)
+    }
+
+    /// The newest migration applied: the database schema's version.
+    pub async fn schema_version(&self) -> Result<i64> {
+        let v: Option<i64> =
+            sqlx::query_scalar("SELECT MAX(version) FROM _sqlx_migrations WHERE success = 1")
+                .fetch_one(&self.pool)
+                .await?;
+        Ok(v.unwrap_or(0))
+    }
+
+    /// `PRAGMA integrity_check`: "ok" or the first problems found.
+    pub async fn integrity_check(&self) -> Result<String> {
+        let rows: Vec<String> = sqlx::query_scalar("PRAGMA integrity_check")
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows.join("; "))
+    }
+
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+pub(crate) fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+pub(crate) fn new_id() -> String {
+    uuid::Uuid::now_v7().to_string()
+}

@@ -1,0 +1,159 @@
+//! The records the store hands out; they are also the wire types of the api.
+
+use serde::{Deserialize, Serialize};
+use sqlx::sqlite::SqliteRow;
+use sqlx::Row;
+
+use crate::artifacts::{FileKind, ThumbnailKind};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionStatus {
+    Open,
+    Escalated,
+    Finalized,
+}
+
+impl SessionStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Open => "open",
+            Self::Escalated => "escalated",
+            Self::Finalized => "finalized",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "open" => Some(Self::Open),
+            "escalated" => Some(Self::Escalated),
+            "finalized" => Some(Self::Finalized),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Unit {
+    pub vin: Option<String>,
+    pub plate: Option<String>,
+    pub make_model: Option<String>,
+    pub odometer: Option<i64>,
+    pub engine_hours: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Session {
+    pub id: String,
+    pub created_at: String,
+    pub updated_at: String,
+    pub status: SessionStatus,
+    pub language: String,
+    pub customer: Option<String>,
+    pub complaint: String,
+    pub technician: Option<String>,
+    pub unit: Unit,
+    pub turn_count: i64,
+    pub artifact_count: i64,
+}
+
+impl Session {
+    pub(crate) fn from_row(row: &SqliteRow) -> Self {
+        Self {
+            id: row.get("id"),
+            created_at: row.get("created_at"),
+            updated_at: row.get("updated_at"),
+            status: SessionStatus::parse(row.get::<&str, _>("status"))
+                .unwrap_or(SessionStatus::Open),
+            language: row.get("language"),
+            customer: row.get("customer"),
+            complaint: row.get("complaint"),
+            technician: row.get("technician"),
+            unit: Unit {
+                vin: row.get("vin"),
+                plate: row.get("plate"),
+                make_model: row.get("make_model"),
+                odometer: row.get("odometer"),
+                engine_hours: row.get("engine_hours"),
+            },
+            turn_count: row.get("turn_count"),
+            artifact_count: row.get("artifact_count"),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Turn {
+    pub id: String,
+    pub session_id: String,
+    pub seq: i64,
+    pub created_at: String,
+    pub input: String,
+    pub reply: String,
+    pub intent: Option<String>,
+    pub transition: Option<String>,
+    pub trace: serde_json::Value,
+}
+
+impl Turn {
+    pub(crate) fn from_row(row: &SqliteRow) -> Self {
+        Self {
+            id: row.get("id"),
+            session_id: row.get("session_id"),
+            seq: row.get("seq"),
+            created_at: row.get("created_at"),
+            input: row.get("input"),
+            reply: row.get("reply"),
+            intent: row.get("intent"),
+            transition: row.get("transition"),
+            trace: serde_json::from_str(row.get::<&str, _>("trace"))
+                .unwrap_or(serde_json::Value::Null),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Artifact {
+    pub id: String,
+    pub session_id: String,
+    pub turn_id: Option<String>,
+    pub sha256: String,
+    pub file_name: String,
+    pub mime: String,
+    pub kind: FileKind,
+    pub size_bytes: i64,
+    pub caption: Option<String>,
+    pub taken_at: Option<String>,
+    pub width: Option<i64>,
+    pub height: Option<i64>,
+    pub thumbnail: ThumbnailKind,
+    #[serde(skip)]
+    pub thumb_sha256: Option<String>,
+    pub created_at: String,
+}
+
+impl Artifact {
+    pub(crate) fn from_row(row: &SqliteRow) -> Self {
+        Self {
+            id: row.get("id"),
+            session_id: row.get("session_id"),
+            turn_id: row.get("turn_id"),
+            sha256: row.get("sha256"),
+            file_name: row.get("file_name"),
+            mime: row.get("mime"),
+            kind: if row.get::<&str, _>("kind") == "document" {
+                FileKind::Document
+            } else {
+                FileKind::Image
+            },
+            size_bytes: row.get("size_bytes"),
+            caption: row.get("caption"),
+            taken_at: row.get("taken_at"),
+            width: row.get("width"),
+            height: row.get("height"),
+            thumbnail: ThumbnailKind::parse(row.get("thumbnail")),
+            thumb_sha256: row.get("thumb_sha256"),
+            created_at: row.get("created_at"),
+        }
+    }
+}
