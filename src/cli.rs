@@ -159,7 +159,7 @@ enum DevCmd {
         session_id: String,
         #[arg(long, default_value_t = 1000)]
         count: u32,
-        /// Attach a small document to every Nth turn (0: never)
+        /// Attach a small document to turns 1, 1+N, 1+2N, ... (0: never)
         #[arg(long, default_value_t = 5)]
         artifact_every: u32,
     },
@@ -469,7 +469,7 @@ async fn dev(desk: &Desk, cmd: DevCmd) -> Result<ExitCode, AppError> {
         count,
         artifact_every,
     } = cmd;
-    let (_, mut state) = desk
+    let (last_seq, mut state) = desk
         .store()
         .latest_state(&session_id)
         .await
@@ -494,10 +494,12 @@ async fn dev(desk: &Desk, cmd: DevCmd) -> Result<ExitCode, AppError> {
         turn.transition = Some("D1_step_answer".into());
         turn.trace = serde_json::json!({ "writer": "dev write-turns", "i": i });
         turn.new_facts.push(fact);
-        if artifact_every > 0 && i % artifact_every == 0 {
-            let body = format!("%PDF-1.4\n% crash-test document for turn {i} of {session_id}\n");
+        // Keyed on the turn's own number so the pattern holds across restarts.
+        let seq = last_seq + 1 + i64::from(i);
+        if artifact_every > 0 && (seq - 1) % i64::from(artifact_every) == 0 {
+            let body = format!("%PDF-1.4\n% crash-test document for turn {seq} of {session_id}\n");
             turn.artifacts.push(
-                desk.prepare_artifact(format!("doc-{i}.pdf"), body.into_bytes(), None)
+                desk.prepare_artifact(format!("doc-{seq}.pdf"), body.into_bytes(), None)
                     .await?,
             );
         }

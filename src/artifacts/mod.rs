@@ -29,7 +29,7 @@ pub enum ArtifactError {
     UnsupportedType { name: String, detected: String },
     #[error("cannot read {path}: {reason}")]
     UnreadablePath { path: String, reason: String },
-    #[error("invalid file name {name:?}: {reason}")]
+    #[error("invalid file name \"{name}\": {reason}")]
     InvalidFileName { name: String, reason: String },
     #[error("blob {sha256} is missing from the artifact store")]
     Missing { sha256: String },

@@ -54,37 +54,32 @@ impl Store {
     /// Commit a turn and everything it changes, or nothing at all.
     pub async fn record_turn(&self, session_id: &str, new: &NewTurn) -> Result<RecordedTurn> {
         let mut tx = self.begin_write().await?;
-        let last: Option<Option<i64>> = sqlx::query_scalar(
-            "SELECT (SELECT MAX(seq) FROM turns WHERE session_id = s.id) FROM sessions s WHERE s.id = ?",
-        )
-        .bind(session_id)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some(last) = last else {
-            return Err(StoreError::NotFound {
-                what: "session",
-                id: session_id.to_owned(),
-            });
-        };
-        let seq = last.unwrap_or(0) + 1;
         let id = new_id();
         let at = now();
-        let trace = new.trace.to_string();
-        sqlx::query(
+        // The next seq is computed inside the insert; no row means no session.
+        let seq: Option<i64> = sqlx::query_scalar(
             "INSERT INTO turns (id, session_id, seq, created_at, input, reply, intent, transition, trace)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+             SELECT ?1, s.id, COALESCE((SELECT MAX(t.seq) FROM turns t WHERE t.session_id = s.id), 0) + 1,
+                    ?3, ?4, ?5, ?6, ?7, ?8
+             FROM sessions s WHERE s.id = ?2
+             RETURNING seq",
         )
         .bind(&id)
         .bind(session_id)
-        .bind(seq)
         .bind(&at)
         .bind(&new.input)
         .bind(&new.reply)
         .bind(&new.intent)
         .bind(&new.transition)
-        .bind(&trace)
-        .execute(&mut *tx)
+        .bind(new.trace.to_string())
+        .fetch_optional(&mut *tx)
         .await?;
+        let Some(seq) = seq else {
+            return Err(StoreError::NotFound {
+                what: "session",
+                id: session_id.to_owned(),
+            });
+        };
         sqlx::query(
             "INSERT INTO session_states (session_id, turn_seq, version, state, created_at)
              VALUES (?, ?, ?, ?, ?)",
@@ -132,14 +127,14 @@ impl Store {
         for item in &new.outbox {
             outbox_ids.push(enqueue(&mut tx, Some(session_id), item).await?);
         }
-        sqlx::query(
-            "UPDATE sessions SET updated_at = ?, status = COALESCE(?, status) WHERE id = ?",
-        )
-        .bind(&at)
-        .bind(new.status.map(SessionStatus::as_str))
-        .bind(session_id)
-        .execute(&mut *tx)
-        .await?;
+        // updated_at was set by the insert trigger.
+        if let Some(status) = new.status {
+            sqlx::query("UPDATE sessions SET status = ? WHERE id = ?")
+                .bind(status.as_str())
+                .bind(session_id)
+                .execute(&mut *tx)
+                .await?;
+        }
         tx.commit().await?;
         Ok(RecordedTurn {
             turn: Turn {

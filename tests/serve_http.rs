@@ -1,0 +1,229 @@
+//! `servicedesk serve` over real HTTP on 127.0.0.1: the same api as the app,
+//! clear errors for malformed requests, loopback by default, a token when
+//! told to listen elsewhere.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+use serde_json::{json, Value};
+
+struct Server {
+    child: Child,
+    base: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start(data_dir: &Path, extra: &[&str]) -> Server {
+    let mut child = Command::new(common::BIN)
+        .arg("--data-dir")
+        .arg(data_dir)
+        .args(["serve", "--port", "0", "--ui-dir"])
+        .arg(data_dir.join("no-ui"))
+        .args(extra)
+        .env_remove("SERVICEDESK_SERVE_TOKEN")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let base = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
+        .to_owned();
+    Server { child, base }
+}
+
+async fn post(client: &reqwest::Client, url: &str, body: &str) -> (u16, Value) {
+    let r = client
+        .post(url)
+        .header("content-type", "application/json")
+        .body(body.to_owned())
+        .send()
+        .await
+        .unwrap();
+    let status = r.status().as_u16();
+    (status, r.json().await.unwrap_or(Value::Null))
+}
+
+#[tokio::test]
+async fn api_over_http_with_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(dir.path(), &[]);
+    assert!(
+        server.base.starts_with("http://127.0.0.1:"),
+        "loopback by default: {}",
+        server.base
+    );
+    let c = reqwest::Client::new();
+    let api = |cmd: &str| format!("{}/api/{cmd}", server.base);
+
+    let (status, s) = post(
+        &c,
+        &api("session_new"),
+        r#"{"complaint":"Slide-out won't retract","plate":"abc123"}"#,
+    )
+    .await;
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["unit"]["plate"], "ABC123");
+    let (_, list) = post(&c, &api("session_list"), "{}").await;
+    assert_eq!(list["sessions"][0]["id"], s["id"]);
+    let (status, _) = post(&c, &api("app_info"), "").await;
+    assert_eq!(status, 200, "an empty body means no arguments");
+
+    // Malformed requests: each a clear error, none changes anything.
+    let cases = [
+        (
+            "session_new",
+            r#"{"complaint": "x""#,
+            400,
+            "invalid_json",
+            "not valid JSON",
+        ),
+        (
+            "session_new",
+            r#"{"complant": "typo"}"#,
+            400,
+            "invalid_input",
+            "unknown field `complant`",
+        ),
+        (
+            "session_new",
+            r#"{"complaint": 42}"#,
+            400,
+            "invalid_input",
+            "invalid type",
+        ),
+        (
+            "session_new",
+            r#"{"complaint": "x", "odometer": -5}"#,
+            400,
+            "invalid_input",
+            "odometer",
+        ),
+        (
+            "session_show",
+            r#"{"session_id": "nope"}"#,
+            404,
+            "not_found",
+            "session nope not found",
+        ),
+        (
+            "drop_tables",
+            "{}",
+            400,
+            "unknown_command",
+            "unknown command \"drop_tables\"",
+        ),
+    ];
+    for (cmd, body, want_status, code, words) in cases {
+        let (status, err) = post(&c, &api(cmd), body).await;
+        assert_eq!(status, want_status, "{cmd} {body}: {err}");
+        assert_eq!(err["code"], code, "{cmd} {body}: {err}");
+        assert!(
+            err["message"].as_str().unwrap().contains(words),
+            "{cmd} {body}: {err}"
+        );
+    }
+    let (_, list) = post(&c, &api("session_list"), "{}").await;
+    assert_eq!(
+        list["sessions"].as_array().unwrap().len(),
+        1,
+        "bad requests created nothing"
+    );
+
+    // A photo upload and its thumbnail, through HTTP.
+    use base64::Engine as _;
+    let png = base64::engine::general_purpose::STANDARD.encode(common::png(64, 32, [200, 0, 0]));
+    let body = json!({"session_id": s["id"], "file_name": "leak.png", "content_base64": png, "caption": "water at the inlet"});
+    let (status, a) = post(&c, &api("artifact_upload"), &body.to_string()).await;
+    assert_eq!(status, 200, "{a}");
+    assert_eq!(a["thumbnail"], "generated");
+    let (status, t) = post(
+        &c,
+        &api("artifact_content"),
+        &json!({"artifact_id": a["id"], "thumbnail": true}).to_string(),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(t["mime"], "image/jpeg");
+
+    // A request addressed to another host name (DNS rebinding) is refused.
+    let r = c
+        .post(api("session_list"))
+        .header("host", "evil.example.com")
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 401);
+
+    // Without a built UI, / says how to build it.
+    let page = c
+        .get(&server.base)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(page.contains("npm run build"), "{page}");
+}
+
+#[tokio::test]
+async fn listening_beyond_loopback_requires_a_token() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(common::BIN)
+        .arg("--data-dir")
+        .arg(dir.path())
+        .args(["serve", "--host", "0.0.0.0", "--port", "0"])
+        .env_remove("SERVICEDESK_SERVE_TOKEN")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("refusing to serve on 0.0.0.0 without a token"),
+        "{err}"
+    );
+
+    let server = start(
+        dir.path(),
+        &["--host", "0.0.0.0", "--token", "s3cret-token"],
+    );
+    let port = server.base.rsplit(':').next().unwrap();
+    let url = format!("http://127.0.0.1:{port}/api/session_list");
+    let c = reqwest::Client::new();
+    let r = c.post(&url).body("{}").send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 401);
+    let err: Value = r.json().await.unwrap();
+    assert_eq!(err["code"], "unauthorized");
+    let r = c
+        .post(&url)
+        .bearer_auth("wrong")
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 401);
+    let r = c
+        .post(&url)
+        .bearer_auth("s3cret-token")
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+}
