@@ -1,0 +1,167 @@
+//! The desktop shell: a Tauri 2 window around the web UI, and one IPC command
+//! that forwards to `servicedesk::api::dispatch`. No business logic lives
+//! here; everything the UI can do, `servicedesk serve` can do over HTTP too.
+//!
+//! The smoke mode (`SERVICEDESK_SMOKE_REPORT=path`) exists so that an
+//! automated test can prove the real app works end to end: the shell tells
+//! the UI to run its smoke routine, the UI calls the backend over IPC and
+//! hands back a report, the shell checks that report against SQLite, writes
+//! it to `path` and exits (0 when everything held, 1 otherwise).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use servicedesk::api::{self, AppError};
+use servicedesk::desk::{default_data_dir, Desk};
+use tauri::{AppHandle, Builder, Manager, Runtime, State, WebviewUrl, WebviewWindowBuilder};
+
+/// What the shell holds for the lifetime of the app.
+pub struct Shell {
+    /// The opened data dir, or why it could not be opened. An open failure
+    /// (say, a database written by a newer version) is answered to every
+    /// command, so the UI shows it instead of a blank window.
+    desk: Result<Desk, AppError>,
+    smoke_report: Option<PathBuf>,
+}
+
+impl Shell {
+    /// Opens the data dir on Tauri's async runtime, so the sqlx pool lives on
+    /// the same runtime that later serves the commands.
+    pub fn open(data_dir: PathBuf, smoke_report: Option<PathBuf>) -> Shell {
+        let desk = tauri::async_runtime::block_on(Desk::open(&data_dir)).map_err(AppError::from);
+        Shell { desk, smoke_report }
+    }
+
+    fn desk(&self) -> Result<&Desk, AppError> {
+        self.desk.as_ref().map_err(Clone::clone)
+    }
+}
+
+/// The one command the UI uses: `invoke('api', { command, payload })`.
+#[tauri::command]
+async fn api(
+    shell: State<'_, Shell>,
+    command: String,
+    payload: Option<Value>,
+) -> Result<Value, AppError> {
+    api::dispatch(
+        shell.desk()?,
+        &command,
+        payload.unwrap_or_else(|| json!({})),
+    )
+    .await
+}
+
+/// Called once by the UI's smoke routine. Only answered in smoke mode.
+#[tauri::command]
+async fn smoke_report<R: Runtime>(
+    app: AppHandle<R>,
+    shell: State<'_, Shell>,
+    report: Value,
+) -> Result<(), AppError> {
+    let Some(path) = shell.smoke_report.clone() else {
+        return Err(AppError::new(
+            "invalid_input",
+            "smoke_report is only accepted when SERVICEDESK_SMOKE_REPORT is set",
+        ));
+    };
+    let verdict = check_smoke_report(shell.desk(), &report).await;
+    let ok = verdict.is_ok();
+    let written = json!({
+        "ok": ok,
+        "ui_report": report,
+        "shell_check": match &verdict { Ok(s) => json!(s), Err(e) => json!({"error": e}) },
+    });
+    let text = serde_json::to_string_pretty(&written).unwrap_or_default();
+    std::fs::write(&path, text).map_err(|e| {
+        AppError::new(
+            "storage",
+            format!("cannot write smoke report {}: {e}", path.display()),
+        )
+    })?;
+    app.exit(if ok { 0 } else { 1 });
+    Ok(())
+}
+
+/// The UI's word is not enough: the session it says it created through IPC
+/// must be in SQLite.
+async fn check_smoke_report(
+    desk: Result<&Desk, AppError>,
+    report: &Value,
+) -> Result<String, String> {
+    if report.get("ok") != Some(&Value::Bool(true)) {
+        return Err(format!("the UI reported a failure: {report}"));
+    }
+    let session_id = report
+        .get("session_id")
+        .and_then(Value::as_str)
+        .ok_or("the UI report has no session_id")?;
+    let desk = desk.map_err(|e| e.message)?;
+    let detail = desk
+        .session_detail(session_id)
+        .await
+        .map_err(|e| format!("session {session_id} is not in the store: {e}"))?;
+    Ok(format!(
+        "session {} found in {} with complaint {:?}",
+        session_id,
+        desk.data_dir().display(),
+        detail.session.complaint
+    ))
+}
+
+/// Registers state and commands. Shared by the real app and the IPC tests,
+/// which run it on Tauri's mock runtime.
+pub fn app_builder<R: Runtime>(builder: Builder<R>, shell: Shell) -> Builder<R> {
+    builder
+        .manage(shell)
+        .invoke_handler(tauri::generate_handler![api, smoke_report])
+}
+
+/// Creates the main window. The native drag-and-drop handler is off so that
+/// the web UI receives HTML5 drop events for photos.
+fn open_main_window<R: Runtime, M: Manager<R>>(manager: &M, smoke: bool) -> tauri::Result<()> {
+    let mut window =
+        WebviewWindowBuilder::new(manager, "main", WebviewUrl::App("index.html".into()))
+            .title("RV Service Desk")
+            .inner_size(1200.0, 800.0)
+            .min_inner_size(800.0, 560.0)
+            .disable_drag_drop_handler();
+    if smoke {
+        window = window.initialization_script("window.__SERVICEDESK_SMOKE__ = true;");
+    }
+    window.build()?;
+    Ok(())
+}
+
+/// Starts the desktop app. Data dir: `SERVICEDESK_DATA_DIR`, else the OS app-data dir.
+pub fn run() {
+    let smoke_report = std::env::var_os("SERVICEDESK_SMOKE_REPORT").map(PathBuf::from);
+    let smoke_timeout = std::env::var("SERVICEDESK_SMOKE_TIMEOUT_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(60u64);
+    let shell = Shell::open(default_data_dir(), smoke_report.clone());
+    let result = app_builder(tauri::Builder::default(), shell)
+        .setup(move |app| {
+            open_main_window(app, smoke_report.is_some())?;
+            if let Some(path) = smoke_report {
+                // A UI that never loads must fail the smoke test, not hang it.
+                let handle = app.handle().clone();
+                std::thread::spawn(move || {
+                    std::thread::sleep(Duration::from_secs(smoke_timeout));
+                    let report = json!({"ok": false, "shell_check": {"error": format!(
+                        "timeout: the UI did not report within {smoke_timeout} s"
+                    )}});
+                    let _ = std::fs::write(&path, report.to_string());
+                    handle.exit(2);
+                });
+            }
+            Ok(())
+        })
+        .run(tauri::generate_context!());
+    if let Err(e) = result {
+        eprintln!("servicedesk-desktop: {e}");
+        std::process::exit(1);
+    }
+}
