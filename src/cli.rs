@@ -13,6 +13,7 @@ use serde::Serialize;
 use servicedesk::api::{self, AppError};
 use servicedesk::artifacts::BlobStatus;
 use servicedesk::desk::{default_data_dir, Desk, DATA_DIR_ENV};
+use servicedesk::engine::catalog::Catalog;
 use servicedesk::engine::state::{Fact, FactKind, FactSource};
 use servicedesk::serve::{self, ServeConfig, TOKEN_ENV};
 use servicedesk::store::{NewTurn, Session, SessionStatus};
@@ -41,9 +42,21 @@ enum Command {
     Artifact(ArtifactCmd),
     /// Serve the api and the UI over HTTP (127.0.0.1 unless told otherwise)
     Serve(ServeArgs),
+    /// Check the diagnostic procedure catalog
+    #[command(subcommand)]
+    Procedures(ProceduresCmd),
     /// Tools for testing the store itself
     #[command(subcommand, hide = true)]
     Dev(DevCmd),
+}
+
+#[derive(Subcommand)]
+enum ProceduresCmd {
+    /// Validate procedure files (default: the catalog built into this binary)
+    Check {
+        /// A directory of *.toml procedure files to validate instead
+        dir: Option<PathBuf>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -196,6 +209,9 @@ pub fn main() -> ExitCode {
 }
 
 async fn run(cli: Cli) -> Result<ExitCode, AppError> {
+    if let Command::Procedures(ProceduresCmd::Check { dir }) = &cli.command {
+        return procedures_check(dir.as_deref());
+    }
     let data_dir = cli.data_dir.unwrap_or_else(default_data_dir);
     let desk = Desk::open(&data_dir).await?;
     let code = match cli.command {
@@ -203,9 +219,31 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
         Command::Artifact(cmd) => artifact(&desk, cmd).await?,
         Command::Serve(args) => serve_cmd(&desk, args).await?,
         Command::Dev(cmd) => dev(&desk, cmd).await?,
+        Command::Procedures(_) => unreachable!("handled before the data dir is opened"),
     };
     desk.close().await;
     Ok(code)
+}
+
+fn procedures_check(dir: Option<&std::path::Path>) -> Result<ExitCode, AppError> {
+    let catalog = match dir {
+        Some(dir) => Catalog::from_dir(dir),
+        None => Catalog::embedded(),
+    }
+    .map_err(|e| AppError::new("invalid_procedure", e.to_string()))?;
+    for p in &catalog.procedures {
+        println!(
+            "{:<20} {:>2} symptoms {:>3} steps {:>3} findings {:>2} components  {}",
+            p.system,
+            p.symptoms.len(),
+            p.steps.len(),
+            p.findings.len(),
+            p.components.len(),
+            p.title.get("en")
+        );
+    }
+    println!("{} procedures, all valid", catalog.procedures.len());
+    Ok(ExitCode::SUCCESS)
 }
 
 fn print_json<T: Serialize>(value: &T) -> Result<(), AppError> {

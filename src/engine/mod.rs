@@ -1,6 +1,9 @@
-//! The context engine. For now it holds the session state aggregate that every
-//! turn snapshots; the router, transitions and lanes build on it.
+//! The context engine: the session state aggregate, the procedure catalog,
+//! and the pure turn function that routes a message, fires one transition
+//! class and writes the reply.
 
+pub mod catalog;
 pub mod state;
+pub mod units;
 
 pub use state::{SessionState, StateError, STATE_VERSION};

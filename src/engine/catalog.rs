@@ -1,0 +1,891 @@
+//! The procedure catalog: one TOML file per system in `procedures/`, parsed,
+//! validated and compiled into the form the engine walks. The format is
+//! described in `procedures/README.md`.
+//!
+//! Invariant: a `Catalog` that exists is valid. Every reference resolves,
+//! every step is reachable, every text has en/es/ru, every pattern compiled,
+//! and every finding has 2–5 labor lines. Errors name the file and line.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt;
+use std::path::Path;
+
+use regex::Regex;
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::units::{Quantity, Unit};
+
+/// The languages every procedure text must carry.
+pub const LANGUAGES: [&str; 3] = ["en", "es", "ru"];
+
+include!(concat!(env!("OUT_DIR"), "/embedded_procedures.rs"));
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CatalogError {
+    pub file: String,
+    pub line: usize,
+    pub message: String,
+}
+
+impl fmt::Display for CatalogError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.file, self.line, self.message)
+    }
+}
+
+impl std::error::Error for CatalogError {}
+
+// ---------------------------------------------------------------- file format
+
+type Text = BTreeMap<String, String>;
+type PatternsDef = BTreeMap<String, Vec<String>>;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileDef {
+    system: Spanned<String>,
+    #[serde(default)]
+    complex: bool,
+    title: Spanned<Text>,
+    #[serde(rename = "symptom")]
+    symptoms: Vec<SymptomDef>,
+    #[serde(rename = "component", default)]
+    components: Vec<ComponentDef>,
+    #[serde(rename = "step")]
+    steps: Vec<StepDef>,
+    #[serde(rename = "finding")]
+    findings: Vec<FindingDef>,
+    #[serde(rename = "evidence", default)]
+    evidence: Vec<EvidenceDef>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SymptomDef {
+    id: Spanned<String>,
+    start: Spanned<String>,
+    patterns: Spanned<PatternsDef>,
+    complaint: Spanned<Text>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ComponentDef {
+    id: Spanned<String>,
+    names: Spanned<PatternsDef>,
+    #[serde(rename = "where")]
+    where_: Spanned<Text>,
+    what: Spanned<Text>,
+    how: Spanned<Text>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StepDef {
+    id: Spanned<String>,
+    component: Option<Spanned<String>>,
+    kind: Spanned<String>,
+    unit: Option<Spanned<String>>,
+    min: Option<f64>,
+    max: Option<f64>,
+    subject: Spanned<PatternsDef>,
+    question: Spanned<Text>,
+    outcome: Spanned<BTreeMap<String, OutcomeDef>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OutcomeDef {
+    next: Option<Spanned<String>>,
+    finding: Option<Spanned<String>>,
+    #[serde(default)]
+    signal: bool,
+    signal_next: Option<Spanned<String>>,
+    fact: Option<String>,
+    #[serde(default)]
+    words: PatternsDef,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FindingDef {
+    id: Spanned<String>,
+    component: Option<Spanned<String>>,
+    cause: Spanned<Text>,
+    correction: Spanned<Text>,
+    parts: Spanned<BTreeMap<String, Vec<String>>>,
+    #[serde(default)]
+    repair: PatternsDef,
+    labor: Spanned<Vec<LaborDef>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LaborDef {
+    hours: Spanned<String>,
+    task: Spanned<Text>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EvidenceDef {
+    id: Spanned<String>,
+    finding: Option<Spanned<String>>,
+    next: Option<Spanned<String>>,
+    patterns: Spanned<PatternsDef>,
+}
+
+// ---------------------------------------------------------------- compiled form
+
+/// One text in every catalog language.
+#[derive(Debug, Clone)]
+pub struct Localized(BTreeMap<String, String>);
+
+impl Localized {
+    /// The text in `lang`, falling back to English.
+    pub fn get(&self, lang: &str) -> &str {
+        self.0
+            .get(lang)
+            .or_else(|| self.0.get("en"))
+            .map(String::as_str)
+            .unwrap_or("")
+    }
+}
+
+/// A group of patterns from all languages, compiled into one case-insensitive
+/// regex: technicians mix languages in one message.
+#[derive(Debug, Clone)]
+pub struct Patterns(Option<Regex>);
+
+impl Patterns {
+    pub fn is_match(&self, text: &str) -> bool {
+        self.0.as_ref().is_some_and(|r| r.is_match(text))
+    }
+
+    /// Length of the longest match, for ranking competing outcomes.
+    pub fn longest_match(&self, text: &str) -> Option<usize> {
+        self.0
+            .as_ref()?
+            .find_iter(text)
+            .map(|m| m.as_str().chars().count())
+            .max()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_none()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    Step(usize),
+    Finding(usize),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepKind {
+    YesNo,
+    Measurement,
+}
+
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub name: String,
+    pub target: Target,
+    pub signal: bool,
+    /// Where a signal sends the walk (defaults to `target`).
+    pub signal_target: Target,
+    pub fact: Option<String>,
+    pub words: Patterns,
+}
+
+#[derive(Debug, Clone)]
+pub struct Step {
+    pub id: String,
+    pub component: Option<usize>,
+    pub kind: StepKind,
+    pub unit: Option<Unit>,
+    pub min: f64,
+    pub max: f64,
+    pub subject: Patterns,
+    pub question: Localized,
+    pub outcomes: Vec<Outcome>,
+}
+
+impl Step {
+    pub fn outcome(&self, name: &str) -> Option<&Outcome> {
+        self.outcomes.iter().find(|o| o.name == name)
+    }
+
+    /// The outcome a measurement falls in (`low` / `ok` / `high`).
+    pub fn classify(&self, q: &Quantity) -> Option<&Outcome> {
+        let unit = self.unit?;
+        let value = q.convert_to(unit)?;
+        let name = if value < self.min {
+            "low"
+        } else if value > self.max {
+            "high"
+        } else {
+            "ok"
+        };
+        self.outcome(name).or_else(|| self.outcome("ok"))
+    }
+
+    pub fn spec_text(&self) -> Option<String> {
+        let unit = self.unit?;
+        Some(format!(
+            "{}–{} {}",
+            fmt_num(self.min),
+            fmt_num(self.max),
+            unit.symbol()
+        ))
+    }
+}
+
+pub fn fmt_num(v: f64) -> String {
+    let s = format!("{v:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+#[derive(Debug, Clone)]
+pub struct Component {
+    pub id: String,
+    pub names: Patterns,
+    pub where_: Localized,
+    pub what: Localized,
+    pub how: Localized,
+}
+
+#[derive(Debug, Clone)]
+pub struct LaborLine {
+    /// Tenths of an hour: labor is billed in 0.1 hr and must sum exactly.
+    pub tenths: u32,
+    pub task: Localized,
+}
+
+#[derive(Debug, Clone)]
+pub struct Finding {
+    pub id: String,
+    pub component: Option<usize>,
+    pub cause: Localized,
+    pub correction: Localized,
+    pub parts: BTreeMap<String, Vec<String>>,
+    pub repair: Patterns,
+    pub labor: Vec<LaborLine>,
+}
+
+impl Finding {
+    pub fn parts(&self, lang: &str) -> &[String] {
+        self.parts
+            .get(lang)
+            .or_else(|| self.parts.get("en"))
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    }
+
+    pub fn labor_tenths(&self) -> u32 {
+        self.labor.iter().map(|l| l.tenths).sum()
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Symptom {
+    pub id: String,
+    pub start: usize,
+    pub patterns: Patterns,
+    pub complaint: Localized,
+}
+
+#[derive(Debug, Clone)]
+pub struct Evidence {
+    pub id: String,
+    pub target: Target,
+    pub patterns: Patterns,
+}
+
+#[derive(Debug, Clone)]
+pub struct Procedure {
+    pub system: String,
+    pub file: String,
+    pub complex: bool,
+    pub title: Localized,
+    pub symptoms: Vec<Symptom>,
+    pub components: Vec<Component>,
+    pub steps: Vec<Step>,
+    pub findings: Vec<Finding>,
+    pub evidence: Vec<Evidence>,
+}
+
+impl Procedure {
+    pub fn step_index(&self, id: &str) -> Option<usize> {
+        self.steps.iter().position(|s| s.id == id)
+    }
+
+    pub fn step(&self, id: &str) -> Option<&Step> {
+        self.steps.iter().find(|s| s.id == id)
+    }
+
+    pub fn finding(&self, id: &str) -> Option<&Finding> {
+        self.findings.iter().find(|f| f.id == id)
+    }
+
+    pub fn finding_index(&self, id: &str) -> Option<usize> {
+        self.findings.iter().position(|f| f.id == id)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Catalog {
+    pub procedures: Vec<Procedure>,
+}
+
+impl Catalog {
+    /// The catalog compiled into the binary from `procedures/` at build time.
+    pub fn embedded() -> Result<Catalog, CatalogError> {
+        Catalog::from_sources(EMBEDDED_PROCEDURES.iter().map(|(n, t)| (n.to_string(), *t)))
+    }
+
+    /// Every `*.toml` in `dir` (for authoring procedures without a rebuild).
+    pub fn from_dir(dir: &Path) -> Result<Catalog, CatalogError> {
+        let err = |message: String| CatalogError {
+            file: dir.display().to_string(),
+            line: 0,
+            message,
+        };
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .map_err(|e| err(format!("cannot read the procedures directory: {e}")))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+            .collect();
+        files.sort();
+        let mut sources = Vec::new();
+        for path in files {
+            let text = std::fs::read_to_string(&path).map_err(|e| CatalogError {
+                file: path.display().to_string(),
+                line: 0,
+                message: format!("cannot read: {e}"),
+            })?;
+            sources.push((
+                path.file_name().unwrap().to_string_lossy().into_owned(),
+                text,
+            ));
+        }
+        Catalog::from_sources(sources.iter().map(|(n, t)| (n.clone(), t.as_str())))
+    }
+
+    pub fn from_sources<'a>(
+        sources: impl IntoIterator<Item = (String, &'a str)>,
+    ) -> Result<Catalog, CatalogError> {
+        let mut procedures = Vec::new();
+        let mut seen: HashMap<String, String> = HashMap::new();
+        for (file, text) in sources {
+            let p = compile(&file, text)?;
+            if let Some(other) = seen.insert(p.system.clone(), file.clone()) {
+                return Err(CatalogError {
+                    file,
+                    line: 1,
+                    message: format!("system `{}` is already defined in {other}", p.system),
+                });
+            }
+            procedures.push(p);
+        }
+        if procedures.is_empty() {
+            return Err(CatalogError {
+                file: "procedures".into(),
+                line: 0,
+                message: "no procedure files".into(),
+            });
+        }
+        Ok(Catalog { procedures })
+    }
+
+    pub fn get(&self, system: &str) -> Option<&Procedure> {
+        self.procedures.iter().find(|p| p.system == system)
+    }
+}
+
+// ---------------------------------------------------------------- compilation
+
+struct Ctx<'a> {
+    file: &'a str,
+    text: &'a str,
+}
+
+impl Ctx<'_> {
+    fn line(&self, offset: usize) -> usize {
+        self.text[..offset.min(self.text.len())]
+            .matches('\n')
+            .count()
+            + 1
+    }
+
+    fn err<T>(
+        &self,
+        span: std::ops::Range<usize>,
+        message: impl Into<String>,
+    ) -> Result<T, CatalogError> {
+        Err(CatalogError {
+            file: self.file.to_string(),
+            line: self.line(span.start),
+            message: message.into(),
+        })
+    }
+
+    fn localized(&self, t: &Spanned<Text>, what: &str) -> Result<Localized, CatalogError> {
+        for lang in LANGUAGES {
+            match t.get_ref().get(lang) {
+                Some(s) if !s.trim().is_empty() => {}
+                _ => {
+                    return self.err(
+                        t.span(),
+                        format!("{what}: missing the `{lang}` translation"),
+                    )
+                }
+            }
+        }
+        Ok(Localized(t.get_ref().clone()))
+    }
+
+    fn patterns(
+        &self,
+        p: &PatternsDef,
+        span: std::ops::Range<usize>,
+        what: &str,
+        required: bool,
+    ) -> Result<Patterns, CatalogError> {
+        if required {
+            for lang in LANGUAGES {
+                if p.get(lang).is_none_or(|v| v.is_empty()) {
+                    return self.err(span, format!("{what}: no `{lang}` patterns"));
+                }
+            }
+        }
+        let mut alternatives = Vec::new();
+        for (lang, list) in p {
+            if !LANGUAGES.contains(&lang.as_str()) {
+                return self.err(span, format!("{what}: unknown language `{lang}`"));
+            }
+            for pat in list {
+                if let Err(e) = Regex::new(pat) {
+                    return self.err(
+                        span,
+                        format!("{what}: pattern {pat:?} does not compile: {e}"),
+                    );
+                }
+                alternatives.push(format!("(?:{pat})"));
+            }
+        }
+        if alternatives.is_empty() {
+            return Ok(Patterns(None));
+        }
+        let joined = format!("(?i){}", alternatives.join("|"));
+        match Regex::new(&joined) {
+            Ok(r) => Ok(Patterns(Some(r))),
+            Err(e) => self.err(
+                span,
+                format!("{what}: patterns do not compile together: {e}"),
+            ),
+        }
+    }
+}
+
+fn compile(file: &str, text: &str) -> Result<Procedure, CatalogError> {
+    let ctx = Ctx { file, text };
+    let def: FileDef = toml::from_str(text).map_err(|e| CatalogError {
+        file: file.to_string(),
+        line: e.span().map(|s| ctx.line(s.start)).unwrap_or(0),
+        message: e.message().to_string(),
+    })?;
+    let system = def.system.get_ref().clone();
+    let stem = file.trim_end_matches(".toml");
+    if stem != system {
+        return ctx.err(
+            def.system.span(),
+            format!("system `{system}` must be in a file named {system}.toml"),
+        );
+    }
+
+    // Ids first, so references can be resolved in any order.
+    let mut component_ids = HashMap::new();
+    for (i, c) in def.components.iter().enumerate() {
+        if component_ids.insert(c.id.get_ref().clone(), i).is_some() {
+            return ctx.err(
+                c.id.span(),
+                format!("duplicate component id `{}`", c.id.get_ref()),
+            );
+        }
+    }
+    let mut step_ids = HashMap::new();
+    for (i, s) in def.steps.iter().enumerate() {
+        if step_ids.insert(s.id.get_ref().clone(), i).is_some() {
+            return ctx.err(
+                s.id.span(),
+                format!("duplicate step id `{}`", s.id.get_ref()),
+            );
+        }
+    }
+    let mut finding_ids = HashMap::new();
+    for (i, f) in def.findings.iter().enumerate() {
+        if finding_ids.insert(f.id.get_ref().clone(), i).is_some() {
+            return ctx.err(
+                f.id.span(),
+                format!("duplicate finding id `{}`", f.id.get_ref()),
+            );
+        }
+    }
+    let step_ref = |s: &Spanned<String>| -> Result<usize, CatalogError> {
+        step_ids.get(s.get_ref()).copied().map_or_else(
+            || ctx.err(s.span(), format!("unknown step `{}`", s.get_ref())),
+            Ok,
+        )
+    };
+    let finding_ref = |s: &Spanned<String>| -> Result<usize, CatalogError> {
+        finding_ids.get(s.get_ref()).copied().map_or_else(
+            || ctx.err(s.span(), format!("unknown finding `{}`", s.get_ref())),
+            Ok,
+        )
+    };
+    let component_ref = |s: &Option<Spanned<String>>| -> Result<Option<usize>, CatalogError> {
+        match s {
+            None => Ok(None),
+            Some(s) => component_ids
+                .get(s.get_ref())
+                .copied()
+                .map(Some)
+                .map_or_else(
+                    || ctx.err(s.span(), format!("unknown component `{}`", s.get_ref())),
+                    Ok,
+                ),
+        }
+    };
+    let target = |next: &Option<Spanned<String>>,
+                  finding: &Option<Spanned<String>>,
+                  span: std::ops::Range<usize>,
+                  what: &str|
+     -> Result<Target, CatalogError> {
+        match (next, finding) {
+            (Some(n), None) => Ok(Target::Step(step_ref(n)?)),
+            (None, Some(f)) => Ok(Target::Finding(finding_ref(f)?)),
+            _ => ctx.err(
+                span,
+                format!("{what}: give exactly one of `next` (a step) or `finding`"),
+            ),
+        }
+    };
+
+    let title = ctx.localized(&def.title, "title")?;
+    if def.symptoms.is_empty() {
+        return ctx.err(0..0, "no [[symptom]]: nothing would start this procedure");
+    }
+    let mut symptoms = Vec::new();
+    for s in &def.symptoms {
+        symptoms.push(Symptom {
+            id: s.id.get_ref().clone(),
+            start: step_ref(&s.start)?,
+            patterns: ctx.patterns(
+                s.patterns.get_ref(),
+                s.patterns.span(),
+                &format!("symptom `{}`", s.id.get_ref()),
+                true,
+            )?,
+            complaint: ctx.localized(
+                &s.complaint,
+                &format!("symptom `{}` complaint", s.id.get_ref()),
+            )?,
+        });
+    }
+    let mut components = Vec::new();
+    for c in &def.components {
+        let what = format!("component `{}`", c.id.get_ref());
+        components.push(Component {
+            id: c.id.get_ref().clone(),
+            names: ctx.patterns(c.names.get_ref(), c.names.span(), &what, true)?,
+            where_: ctx.localized(&c.where_, &format!("{what} where"))?,
+            what: ctx.localized(&c.what, &format!("{what} what"))?,
+            how: ctx.localized(&c.how, &format!("{what} how"))?,
+        });
+    }
+    let mut steps = Vec::new();
+    for s in &def.steps {
+        let id = s.id.get_ref().clone();
+        let what = format!("step `{id}`");
+        let kind = match s.kind.get_ref().as_str() {
+            "yes_no" => StepKind::YesNo,
+            "measurement" => StepKind::Measurement,
+            other => {
+                return ctx.err(
+                    s.kind.span(),
+                    format!("{what}: kind `{other}` is not yes_no or measurement"),
+                )
+            }
+        };
+        let required: &[&str] = match kind {
+            StepKind::YesNo => &["yes", "no"],
+            StepKind::Measurement => &["ok", "low"],
+        };
+        let allowed: &[&str] = match kind {
+            StepKind::YesNo => &["yes", "no"],
+            StepKind::Measurement => &["ok", "low", "high"],
+        };
+        for r in required {
+            if !s.outcome.get_ref().contains_key(*r) {
+                return ctx.err(s.outcome.span(), format!("{what}: missing outcome `{r}`"));
+            }
+        }
+        let (unit, min, max) = match kind {
+            StepKind::YesNo => (None, 0.0, 0.0),
+            StepKind::Measurement => {
+                let Some(u) = &s.unit else {
+                    return ctx.err(s.id.span(), format!("{what}: a measurement needs `unit`"));
+                };
+                let Some(unit) = Unit::parse(u.get_ref()) else {
+                    return ctx.err(u.span(), format!("{what}: unknown unit `{}`", u.get_ref()));
+                };
+                let (Some(min), Some(max)) = (s.min, s.max) else {
+                    return ctx.err(
+                        s.id.span(),
+                        format!("{what}: a measurement needs `min` and `max` (the in-spec range)"),
+                    );
+                };
+                if min > max {
+                    return ctx.err(s.id.span(), format!("{what}: min {min} is above max {max}"));
+                }
+                (Some(unit), min, max)
+            }
+        };
+        let mut outcomes = Vec::new();
+        for (name, o) in s.outcome.get_ref() {
+            if !allowed.contains(&name.as_str()) {
+                return ctx.err(
+                    s.outcome.span(),
+                    format!("{what}: outcome `{name}` is not one of {allowed:?}"),
+                );
+            }
+            let ow = format!("{what} outcome `{name}`");
+            let t = target(&o.next, &o.finding, s.outcome.span(), &ow)?;
+            let signal_target = match &o.signal_next {
+                Some(n) => Target::Step(step_ref(n)?),
+                None => t,
+            };
+            outcomes.push(Outcome {
+                name: name.clone(),
+                target: t,
+                signal: o.signal,
+                signal_target,
+                fact: o.fact.clone(),
+                words: ctx.patterns(&o.words, s.outcome.span(), &ow, false)?,
+            });
+        }
+        steps.push(Step {
+            id,
+            component: component_ref(&s.component)?,
+            kind,
+            unit,
+            min,
+            max,
+            subject: ctx.patterns(s.subject.get_ref(), s.subject.span(), &what, true)?,
+            question: ctx.localized(&s.question, &format!("{what} question"))?,
+            outcomes,
+        });
+    }
+    let mut findings = Vec::new();
+    for f in &def.findings {
+        let what = format!("finding `{}`", f.id.get_ref());
+        let lines = f.labor.get_ref();
+        if !(2..=5).contains(&lines.len()) {
+            return ctx.err(
+                f.labor.span(),
+                format!(
+                    "{what}: labor needs 2 to 5 task lines, found {}",
+                    lines.len()
+                ),
+            );
+        }
+        let mut labor = Vec::new();
+        for l in lines {
+            let Some(tenths) = parse_tenths(l.hours.get_ref()) else {
+                return ctx.err(l.hours.span(), format!("{what}: labor hours {:?} must be like \"0.5\" (tenths of an hour, above 0)", l.hours.get_ref()));
+            };
+            labor.push(LaborLine {
+                tenths,
+                task: ctx.localized(&l.task, &format!("{what} labor task"))?,
+            });
+        }
+        for lang in LANGUAGES {
+            if f.parts.get_ref().get(lang).is_none_or(|v| v.is_empty()) {
+                return ctx.err(
+                    f.parts.span(),
+                    format!("{what} parts: missing the `{lang}` translation"),
+                );
+            }
+        }
+        findings.push(Finding {
+            id: f.id.get_ref().clone(),
+            component: component_ref(&f.component)?,
+            cause: ctx.localized(&f.cause, &format!("{what} cause"))?,
+            correction: ctx.localized(&f.correction, &format!("{what} correction"))?,
+            parts: f.parts.get_ref().clone(),
+            repair: ctx.patterns(&f.repair, f.id.span(), &format!("{what} repair"), false)?,
+            labor,
+        });
+    }
+    let mut evidence = Vec::new();
+    for e in &def.evidence {
+        let what = format!("evidence `{}`", e.id.get_ref());
+        evidence.push(Evidence {
+            id: e.id.get_ref().clone(),
+            target: target(&e.next, &e.finding, e.id.span(), &what)?,
+            patterns: ctx.patterns(e.patterns.get_ref(), e.patterns.span(), &what, true)?,
+        });
+    }
+
+    // Reachability: from symptom starts, signal targets and evidence.
+    let mut reached: HashSet<usize> = HashSet::new();
+    let mut found: HashSet<usize> = HashSet::new();
+    let mut todo: Vec<Target> = symptoms.iter().map(|s| Target::Step(s.start)).collect();
+    todo.extend(evidence.iter().map(|e| e.target));
+    while let Some(t) = todo.pop() {
+        match t {
+            Target::Finding(f) => {
+                found.insert(f);
+            }
+            Target::Step(s) => {
+                if reached.insert(s) {
+                    for o in &steps[s].outcomes {
+                        todo.push(o.target);
+                        todo.push(o.signal_target);
+                    }
+                }
+            }
+        }
+    }
+    for (i, s) in def.steps.iter().enumerate() {
+        if !reached.contains(&i) {
+            return ctx.err(
+                s.id.span(),
+                format!("step `{}` is unreachable from any symptom", s.id.get_ref()),
+            );
+        }
+    }
+    for (i, f) in def.findings.iter().enumerate() {
+        if !found.contains(&i) {
+            return ctx.err(
+                f.id.span(),
+                format!(
+                    "finding `{}` is unreachable: no step or evidence leads to it",
+                    f.id.get_ref()
+                ),
+            );
+        }
+    }
+
+    Ok(Procedure {
+        system,
+        file: file.to_string(),
+        complex: def.complex,
+        title,
+        symptoms,
+        components,
+        steps,
+        findings,
+        evidence,
+    })
+}
+
+/// "1.5" → 15. Labor is kept in tenths so totals are exact.
+pub fn parse_tenths(s: &str) -> Option<u32> {
+    let s = s.trim();
+    let (whole, frac) = s.split_once('.').unwrap_or((s, "0"));
+    if whole.is_empty()
+        || frac.len() != 1
+        || !whole.bytes().all(|b| b.is_ascii_digit())
+        || !frac.bytes().all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    let v = whole
+        .parse::<u32>()
+        .ok()?
+        .checked_mul(10)?
+        .checked_add(frac.parse::<u32>().ok()?)?;
+    (v > 0).then_some(v)
+}
+
+pub fn fmt_tenths(t: u32) -> String {
+    format!("{}.{}", t / 10, t % 10)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_catalog_is_valid() {
+        let c = Catalog::embedded().unwrap_or_else(|e| panic!("{e}"));
+        assert!(c.get("dc_12v").is_some());
+    }
+
+    fn dc() -> String {
+        EMBEDDED_PROCEDURES
+            .iter()
+            .find(|(n, _)| *n == "dc_12v.toml")
+            .unwrap()
+            .1
+            .to_string()
+    }
+
+    fn load_err(text: &str) -> CatalogError {
+        Catalog::from_sources([("dc_12v.toml".to_string(), text)]).unwrap_err()
+    }
+
+    #[test]
+    fn an_unknown_step_reference_names_file_and_line() {
+        let text = dc().replace(
+            "outcome.yes = { next = \"fan_fuse\" }",
+            "outcome.yes = { next = \"fan_fusee\" }",
+        );
+        let e = load_err(&text);
+        assert!(e.message.contains("unknown step `fan_fusee`"), "{e}");
+        let line = text.lines().position(|l| l.contains("fan_fusee")).unwrap() + 1;
+        assert_eq!(e.file, "dc_12v.toml");
+        assert!(
+            e.line > 0 && e.line <= line,
+            "{e} (reference on line {line})"
+        );
+    }
+
+    #[test]
+    fn a_missing_translation_is_an_error() {
+        let text = dc().replace(
+            "question.ru = \"Цел ли предохранитель цепи освещения в панели 12 В?\"\n",
+            "",
+        );
+        let e = load_err(&text);
+        assert!(
+            e.message
+                .contains("step `light_fuse` question: missing the `ru` translation"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn an_unreachable_step_is_an_error() {
+        let text = dc().replace(
+            "outcome.ok = { next = \"motor_direct\" }",
+            "outcome.ok = { finding = \"motor_connector_open\" }",
+        );
+        let e = load_err(&text);
+        assert!(e.message.contains("unreachable"), "{e}");
+    }
+
+    #[test]
+    fn labor_hours_are_tenths() {
+        assert_eq!(parse_tenths("1.5"), Some(15));
+        assert_eq!(parse_tenths("2"), Some(20));
+        assert_eq!(parse_tenths("0.25"), None);
+        assert_eq!(parse_tenths("0"), None);
+        assert_eq!(parse_tenths("-1"), None);
+        assert_eq!(fmt_tenths(25), "2.5");
+    }
+}

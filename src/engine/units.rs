@@ -1,0 +1,264 @@
+//! Measurements in free text: "12.6 V", "0V at the board", "no 12 V",
+//! "нет 12 В", "45 µF", "72°F", "11 in. WC", "118 vac". Units are normalized
+//! so a reading can be compared with a step's in-spec range.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    Volt,
+    Vac,
+    Vdc,
+    Amp,
+    Ohm,
+    MicroFarad,
+    Fahrenheit,
+    Celsius,
+    Psi,
+    InWc,
+    Hertz,
+    Percent,
+}
+
+impl Unit {
+    /// Parses a unit as written in procedure files and in messages.
+    pub fn parse(s: &str) -> Option<Unit> {
+        let s = s.trim().to_lowercase();
+        let s = s.trim_end_matches('.');
+        Some(match s {
+            "v" | "volt" | "volts" | "в" | "вольт" | "вольта" | "вольтов" | "voltios" => {
+                Unit::Volt
+            }
+            "vac" | "v ac" | "в ac" => Unit::Vac,
+            "vdc" | "v dc" | "в dc" => Unit::Vdc,
+            "a" | "amp" | "amps" | "ampere" | "amperes" | "а" | "ампер" | "ампера" | "amperios" => {
+                Unit::Amp
+            }
+            "ω" | "ohm" | "ohms" | "ом" | "ohmios" | "ohmio" => Unit::Ohm,
+            "µf" | "μf" | "uf" | "mfd" | "мкф" => Unit::MicroFarad,
+            "°f" | "f" | "deg f" | "degrees f" | "degf" => Unit::Fahrenheit,
+            "°c" | "c" | "deg c" | "degrees c" | "degc" | "°с" => Unit::Celsius,
+            "psi" => Unit::Psi,
+            "inwc" | "in wc" | "in. wc" | "\" wc" | "″ wc" | "inches wc" | "inch wc"
+            | "in. w.c" | "in w.c" | "iwc" => Unit::InWc,
+            "hz" | "гц" => Unit::Hertz,
+            "%" => Unit::Percent,
+            _ => return None,
+        })
+    }
+
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Unit::Volt => "V",
+            Unit::Vac => "VAC",
+            Unit::Vdc => "VDC",
+            Unit::Amp => "A",
+            Unit::Ohm => "Ω",
+            Unit::MicroFarad => "µF",
+            Unit::Fahrenheit => "°F",
+            Unit::Celsius => "°C",
+            Unit::Psi => "psi",
+            Unit::InWc => "in. WC",
+            Unit::Hertz => "Hz",
+            Unit::Percent => "%",
+        }
+    }
+
+    fn family(self) -> u8 {
+        match self {
+            Unit::Volt | Unit::Vac | Unit::Vdc => 0,
+            Unit::Amp => 1,
+            Unit::Ohm => 2,
+            Unit::MicroFarad => 3,
+            Unit::Fahrenheit | Unit::Celsius => 4,
+            Unit::Psi => 5,
+            Unit::InWc => 6,
+            Unit::Hertz => 7,
+            Unit::Percent => 8,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Quantity {
+    pub value: f64,
+    pub unit: Unit,
+}
+
+impl Quantity {
+    /// The value in `target` units, if the two measure the same thing.
+    /// AC and DC volts are not interchangeable when both sides say which.
+    pub fn convert_to(&self, target: Unit) -> Option<f64> {
+        if self.unit.family() != target.family() {
+            return None;
+        }
+        match (self.unit, target) {
+            (Unit::Vac, Unit::Vdc) | (Unit::Vdc, Unit::Vac) => None,
+            (Unit::Celsius, Unit::Fahrenheit) => Some(self.value * 9.0 / 5.0 + 32.0),
+            (Unit::Fahrenheit, Unit::Celsius) => Some((self.value - 32.0) * 5.0 / 9.0),
+            _ => Some(self.value),
+        }
+    }
+}
+
+/// A quantity found in text, with where it was.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Found {
+    pub quantity: Quantity,
+    pub start: usize,
+    pub end: usize,
+}
+
+static QUANTITY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?ix)
+        (?P<neg>\b(?:no|zero|нет|нету|ноль|sin|без)\s+)?
+        (?P<num>[-+]?\d{1,6}(?:[.,]\d{1,4})?)
+        \s*
+        (?P<unit>
+            v\s?ac | v\s?dc | volts? | voltios | вольт\w* |
+            amps? | amperes? | amperios | ампер\w* |
+            ohms? | ohmios? | Ω | ом |
+            [µμu]f | mfd | мкф |
+            °\s?[fc] | deg(?:rees)?\s?[fc] |
+            psi |
+            (?:in\.?|inch(?:es)?|"|″)\s?(?:of\s)?(?:wc|w\.c\.?|water\scolumn) | iwc |
+            hz | гц |
+            % |
+            v | в | a | а | f | c
+        )
+        (?:\b|$|\s|[^\w])
+        "#,
+    )
+    .expect("the quantity pattern compiles")
+});
+
+/// All quantities in `text`, in order.
+pub fn find_quantities(text: &str) -> Vec<Found> {
+    let mut out = Vec::new();
+    for c in QUANTITY.captures_iter(text) {
+        let whole = c.get(0).expect("group 0 always matches");
+        let unit_raw = c["unit"].to_lowercase();
+        let unit_norm = normalize_unit_text(&unit_raw);
+        let Some(unit) = Unit::parse(&unit_norm) else {
+            continue;
+        };
+        let Ok(mut value) = c["num"].replace(',', ".").parse::<f64>() else {
+            continue;
+        };
+        if c.name("neg").is_some() {
+            value = 0.0;
+        }
+        out.push(Found {
+            quantity: Quantity { value, unit },
+            start: whole.start(),
+            end: whole.end(),
+        });
+    }
+    out
+}
+
+fn normalize_unit_text(u: &str) -> String {
+    let u = u.replace(char::is_whitespace, " ");
+    if u.starts_with("deg") {
+        let last = u.chars().last().unwrap_or('f');
+        return format!("°{last}");
+    }
+    if u.starts_with('°') {
+        return u.replace(' ', "");
+    }
+    if u.contains("wc") || u.contains("w.c") || u.contains("water") || u == "iwc" {
+        return "inwc".into();
+    }
+    if u.starts_with("вольт") {
+        return "вольт".into();
+    }
+    if u.starts_with("ампер") {
+        return "ампер".into();
+    }
+    u.replace(' ', "")
+}
+
+/// A bare number ("12.4", "45,2") as the whole answer.
+pub fn bare_number(text: &str) -> Option<f64> {
+    static BARE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"^\s*(?:~|about|approx\.?|около|unos?)?\s*([-+]?\d{1,6}(?:[.,]\d{1,4})?)\s*[.!]?\s*$",
+        )
+        .expect("compiles")
+    });
+    BARE.captures(text)?[1].replace(',', ".").parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(text: &str) -> Vec<(f64, Unit)> {
+        find_quantities(text)
+            .into_iter()
+            .map(|f| (f.quantity.value, f.quantity.unit))
+            .collect()
+    }
+
+    #[test]
+    fn reads_common_field_notations() {
+        assert_eq!(q("12.6 V at the battery"), vec![(12.6, Unit::Volt)]);
+        assert_eq!(q("118vac at the unit"), vec![(118.0, Unit::Vac)]);
+        assert_eq!(q("cap reads 41.5 uF"), vec![(41.5, Unit::MicroFarad)]);
+        assert_eq!(q("45 µF rated"), vec![(45.0, Unit::MicroFarad)]);
+        assert_eq!(
+            q("return 75°F supply 55 °F"),
+            vec![(75.0, Unit::Fahrenheit), (55.0, Unit::Fahrenheit)]
+        );
+        assert_eq!(q("11 in. WC at the manifold"), vec![(11.0, Unit::InWc)]);
+        assert_eq!(q("10.5\" wc"), vec![(10.5, Unit::InWc)]);
+        assert_eq!(q("3,2 ohms"), vec![(3.2, Unit::Ohm)]);
+        assert_eq!(q("draws 13 amps"), vec![(13.0, Unit::Amp)]);
+        assert_eq!(q("на плате 11,8 В"), vec![(11.8, Unit::Volt)]);
+        assert_eq!(q("24 C outside"), vec![(24.0, Unit::Celsius)]);
+    }
+
+    #[test]
+    fn a_negated_reading_is_zero() {
+        assert_eq!(q("no 12V at the board"), vec![(0.0, Unit::Volt)]);
+        assert_eq!(q("нет 12 В на плате"), vec![(0.0, Unit::Volt)]);
+        assert_eq!(q("sin 12 V en la placa"), vec![(0.0, Unit::Volt)]);
+    }
+
+    #[test]
+    fn words_are_not_units() {
+        assert!(q("checked 2 fuses and a capacitor").is_empty());
+        assert!(q("model 8535 has a valve").is_empty());
+    }
+
+    #[test]
+    fn converts_within_a_family_only() {
+        let c = Quantity {
+            value: 20.0,
+            unit: Unit::Celsius,
+        };
+        assert_eq!(c.convert_to(Unit::Fahrenheit), Some(68.0));
+        let v = Quantity {
+            value: 12.0,
+            unit: Unit::Volt,
+        };
+        assert_eq!(v.convert_to(Unit::Vdc), Some(12.0));
+        assert_eq!(v.convert_to(Unit::Amp), None);
+        let ac = Quantity {
+            value: 120.0,
+            unit: Unit::Vac,
+        };
+        assert_eq!(ac.convert_to(Unit::Vdc), None);
+    }
+
+    #[test]
+    fn bare_numbers() {
+        assert_eq!(bare_number("12.4"), Some(12.4));
+        assert_eq!(bare_number(" 45,5 "), Some(45.5));
+        assert_eq!(bare_number("about 118"), Some(118.0));
+        assert_eq!(bare_number("12 volts"), None);
+    }
+}
