@@ -28,9 +28,18 @@ fn realistic_state(
             text: format!("12.{i} V measured at point {i}"),
             turn_seq: i,
             superseded_by: None,
+            name: None,
+            outcome: None,
         })
         .collect();
-    state.recent_actions = (0..8).map(|i| format!("asked:step_{i}")).collect();
+    state.recent_actions = (0..8)
+        .map(|i| servicedesk::engine::state::AgentAction {
+            turn: i,
+            kind: "question".into(),
+            step: Some(format!("step_{i}")),
+            topic: None,
+        })
+        .collect();
     state
 }
 

@@ -16,7 +16,7 @@ use servicedesk::desk::{default_data_dir, Desk, DATA_DIR_ENV};
 use servicedesk::engine::catalog::Catalog;
 use servicedesk::engine::state::{Fact, FactKind, FactSource};
 use servicedesk::serve::{self, ServeConfig, TOKEN_ENV};
-use servicedesk::store::{NewTurn, Session, SessionStatus};
+use servicedesk::store::{NewSession, NewTurn, Session, SessionStatus};
 
 #[derive(Parser)]
 #[command(
@@ -42,12 +42,30 @@ enum Command {
     Artifact(ArtifactCmd),
     /// Serve the api and the UI over HTTP (127.0.0.1 unless told otherwise)
     Serve(ServeArgs),
+    /// Talk to the diagnostic assistant (interactive, or --script FILE)
+    Chat(ChatArgs),
     /// Check the diagnostic procedure catalog
     #[command(subcommand)]
     Procedures(ProceduresCmd),
     /// Tools for testing the store itself
     #[command(subcommand, hide = true)]
     Dev(DevCmd),
+}
+
+#[derive(Args)]
+struct ChatArgs {
+    /// Continue this session (default: a new session whose complaint is the first message)
+    #[arg(long)]
+    session: Option<String>,
+    /// Read one user turn per line: plain text, or {"text": "...", "attachments": ["photo.jpg"]}
+    #[arg(long, value_name = "FILE")]
+    script: Option<PathBuf>,
+    /// Print one JSON object per turn (the transcript contract)
+    #[arg(long)]
+    json: bool,
+    /// The technician's language for a new session (default: detected from the first message)
+    #[arg(long)]
+    language: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -219,10 +237,134 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
         Command::Artifact(cmd) => artifact(&desk, cmd).await?,
         Command::Serve(args) => serve_cmd(&desk, args).await?,
         Command::Dev(cmd) => dev(&desk, cmd).await?,
+        Command::Chat(args) => chat(&desk, args).await?,
         Command::Procedures(_) => unreachable!("handled before the data dir is opened"),
     };
     desk.close().await;
     Ok(code)
+}
+
+/// One line of a chat script.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScriptTurn {
+    text: String,
+    #[serde(default)]
+    attachments: Vec<PathBuf>,
+}
+
+fn parse_script_line(
+    line: &str,
+    base: &std::path::Path,
+    n: usize,
+) -> Result<(String, Vec<PathBuf>), AppError> {
+    let trimmed = line.trim_start();
+    if trimmed.starts_with('{') {
+        let t: ScriptTurn = serde_json::from_str(trimmed)
+            .map_err(|e| AppError::new("invalid_input", format!("script line {n}: {e}")))?;
+        Ok((
+            t.text,
+            t.attachments
+                .into_iter()
+                .map(|p| if p.is_absolute() { p } else { base.join(p) })
+                .collect(),
+        ))
+    } else {
+        Ok((line.to_string(), Vec::new()))
+    }
+}
+
+async fn chat(desk: &Desk, args: ChatArgs) -> Result<ExitCode, AppError> {
+    use std::io::{BufRead, Write};
+    let mut session_id = args.session.clone();
+    if let Some(id) = &session_id {
+        desk.store().session(id).await.map_err(AppError::from)?;
+    }
+    let (lines, base): (Box<dyn Iterator<Item = std::io::Result<String>>>, PathBuf) =
+        match &args.script {
+            Some(path) => {
+                let file = std::fs::File::open(path).map_err(|e| {
+                    AppError::new("unreadable_path", format!("{}: {e}", path.display()))
+                })?;
+                let base = path.parent().map(|p| p.to_path_buf()).unwrap_or_default();
+                (Box::new(std::io::BufReader::new(file).lines()), base)
+            }
+            None => {
+                if !args.json {
+                    eprintln!("RV Service Desk assistant. Describe the problem; Ctrl-D to quit.");
+                }
+                (
+                    Box::new(std::io::stdin().lock().lines()),
+                    PathBuf::from("."),
+                )
+            }
+        };
+    let interactive = args.script.is_none() && !args.json;
+    let mut n = 0;
+    if interactive {
+        eprint!("> ");
+    }
+    for line in lines {
+        let line =
+            line.map_err(|e| AppError::new("invalid_input", format!("cannot read input: {e}")))?;
+        n += 1;
+        if line.trim().is_empty() && args.script.is_some() {
+            continue;
+        }
+        let (text, paths) = parse_script_line(&line, &base, n)?;
+        let mut files = Vec::new();
+        for p in paths {
+            let bytes = std::fs::read(&p).map_err(|e| {
+                AppError::new(
+                    "unreadable_path",
+                    format!("script line {n}: {}: {e}", p.display()),
+                )
+            })?;
+            let name = p
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            files.push((name, bytes));
+        }
+        let id = match &session_id {
+            Some(id) => id.clone(),
+            None => {
+                let complaint: String = text.trim().chars().take(500).collect();
+                let session = desk
+                    .new_session(NewSession {
+                        complaint: if complaint.is_empty() {
+                            "chat session".into()
+                        } else {
+                            complaint
+                        },
+                        language: args.language.clone(),
+                        ..Default::default()
+                    })
+                    .await
+                    .map_err(AppError::from)?;
+                session_id = Some(session.id.clone());
+                session.id
+            }
+        };
+        let (recorded, outcome) = desk
+            .chat_turn(&id, &text, files)
+            .await
+            .map_err(AppError::from)?;
+        if args.json {
+            let v = servicedesk::api::transcript_turn(&id, recorded.turn.seq, &outcome);
+            println!(
+                "{}",
+                serde_json::to_string(&v).map_err(|e| AppError::new("internal", e.to_string()))?
+            );
+        } else {
+            println!("{}\n", outcome.reply.text);
+        }
+        std::io::stdout().flush().ok();
+        if interactive {
+            eprint!("> ");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn procedures_check(dir: Option<&std::path::Path>) -> Result<ExitCode, AppError> {
@@ -524,6 +666,8 @@ async fn dev(desk: &Desk, cmd: DevCmd) -> Result<ExitCode, AppError> {
             text: format!("12.{} V at the board", i % 10),
             turn_seq: 0,
             superseded_by: None,
+            name: None,
+            outcome: None,
         };
         state.completed_steps.push(format!("step-{i}"));
         state.facts.push(fact.clone());

@@ -9,13 +9,17 @@ use serde::Serialize;
 use crate::artifacts::{
     inspect, ArtifactError, BlobStatus, BlobStore, ThumbnailKind, MAX_FILE_BYTES,
 };
-use crate::engine::SessionState;
+use crate::engine::catalog::{Catalog, CatalogError};
+use crate::engine::report::PhotoRef;
+use crate::engine::{Engine, SessionState, TurnContext, TurnOutcome};
 use crate::store::{
     Artifact, NewArtifact, NewSession, NewTurn, RecordedTurn, Session, SessionFilter, Store,
     StoreError, Turn,
 };
 
 pub const DATA_DIR_ENV: &str = "SERVICEDESK_DATA_DIR";
+/// A directory of procedure files to use instead of the built-in catalog.
+pub const PROCEDURES_DIR_ENV: &str = "SERVICEDESK_PROCEDURES_DIR";
 const DB_FILE: &str = "servicedesk.db";
 
 #[derive(Debug, thiserror::Error)]
@@ -37,6 +41,8 @@ pub enum DeskError {
     },
     #[error("background task failed: {0}")]
     Join(String),
+    #[error("procedure catalog: {0}")]
+    Catalog(#[from] CatalogError),
 }
 
 pub type Result<T, E = DeskError> = std::result::Result<T, E>;
@@ -83,6 +89,7 @@ struct Inner {
     data_dir: PathBuf,
     store: Store,
     blobs: BlobStore,
+    engine: Engine,
 }
 
 #[derive(Debug, Clone)]
@@ -100,11 +107,16 @@ impl Desk {
         })?;
         let store = Store::open(&data_dir.join(DB_FILE)).await?;
         let blobs = BlobStore::open(data_dir.join("artifacts"))?;
+        let catalog = match std::env::var_os(PROCEDURES_DIR_ENV) {
+            Some(dir) => Catalog::from_dir(Path::new(&dir))?,
+            None => Catalog::embedded()?,
+        };
         Ok(Desk {
             inner: Arc::new(Inner {
                 data_dir,
                 store,
                 blobs,
+                engine: Engine::new(catalog),
             }),
         })
     }
@@ -313,6 +325,77 @@ impl Desk {
 
     pub async fn record_turn(&self, session_id: &str, turn: &NewTurn) -> Result<RecordedTurn> {
         Ok(self.store().record_turn(session_id, turn).await?)
+    }
+
+    pub fn engine(&self) -> &Engine {
+        &self.inner.engine
+    }
+
+    /// One conversation turn: the engine runs on the latest state, and the
+    /// turn, its state, facts, attached files and any report revision commit
+    /// in one transaction. Attachments are made durable first.
+    pub async fn chat_turn(
+        &self,
+        session_id: &str,
+        text: &str,
+        attachments: Vec<(String, Vec<u8>)>,
+    ) -> Result<(RecordedTurn, TurnOutcome)> {
+        let session = self.store().session(session_id).await?;
+        let (_, state) = self.store().latest_state(session_id).await?;
+        let mut prepared = Vec::with_capacity(attachments.len());
+        for (name, bytes) in attachments {
+            prepared.push(self.prepare_artifact(name, bytes, None).await?);
+        }
+        let mut photos: Vec<PhotoRef> = self
+            .store()
+            .artifacts(Some(session_id))
+            .await?
+            .into_iter()
+            .map(|a| PhotoRef {
+                file_name: a.file_name,
+                caption: a.caption,
+                taken_at: a.taken_at,
+            })
+            .collect();
+        photos.extend(prepared.iter().map(|a| PhotoRef {
+            file_name: a.file_name.clone(),
+            caption: a.caption.clone(),
+            taken_at: a.taken_at.clone(),
+        }));
+        let ctx = TurnContext {
+            id_prefix: format!("{session_id}:"),
+            complaint: Some(session.complaint.clone()),
+            photos,
+        };
+        let outcome = self.engine().turn(&state, &ctx, text);
+        let mut turn = NewTurn::new(text, outcome.reply.text.clone(), outcome.state.clone());
+        turn.intent = Some(outcome.intent.to_string());
+        turn.transition = Some(outcome.transition.name().to_string());
+        turn.trace = serde_json::json!({
+            "fired": outcome.transition.name(),
+            "why": outcome.trace,
+            "reply_kind": outcome.reply.kind.as_str(),
+        });
+        turn.new_facts = outcome.new_facts.clone();
+        turn.superseded = outcome.superseded.clone();
+        turn.artifacts = prepared;
+        turn.report = outcome
+            .report
+            .clone()
+            .map(|(rev, body)| (rev, outcome.state.language.clone(), body));
+        if outcome.report.is_some() {
+            turn.status = Some(crate::store::SessionStatus::Finalized);
+        } else if outcome.state.escalation.escalated {
+            turn.status = Some(crate::store::SessionStatus::Escalated);
+        }
+        let recorded = self.record_turn(session_id, &turn).await?;
+        Ok((recorded, outcome))
+    }
+
+    /// Report revisions of a session, oldest first: (revision, language, body, created_at).
+    pub async fn reports(&self, session_id: &str) -> Result<Vec<(u32, String, String, String)>> {
+        self.store().session(session_id).await?;
+        Ok(self.store().reports(session_id).await?)
     }
 }
 

@@ -20,6 +20,8 @@ fn fact(id: &str, subject: &str, value: &str, turn_seq: u32) -> Fact {
         text: format!("{value} V at the {subject}"),
         turn_seq,
         superseded_by: None,
+        name: None,
+        outcome: None,
     }
 }
 
@@ -78,6 +80,7 @@ async fn everything_round_trips_through_a_restart() {
         state.clone(),
     );
     t2.new_facts.push(fact("f2", "board", "12.6", 2));
+    t2.superseded.push(("f1".into(), "f2".into()));
     t2.artifacts.push(
         desk.prepare_artifact(
             "board.png".into(),

@@ -15,6 +15,7 @@ use serde_json::Value;
 pub use error::AppError;
 
 use crate::desk::{Desk, SessionDetail, VerifyReport};
+use crate::engine::TurnOutcome;
 use crate::store::{Artifact, NewSession, Session, SessionFilter, SessionStatus, Unit};
 
 pub const EXPORT_FORMAT: &str = "servicedesk.session.v1";
@@ -32,6 +33,8 @@ pub const COMMANDS: &[&str] = &[
     "artifact_list",
     "artifact_verify",
     "artifact_content",
+    "chat_turn",
+    "report_list",
 ];
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -279,6 +282,113 @@ fn reply<T: Serialize>(value: T) -> Result<Value, AppError> {
     serde_json::to_value(value).map_err(|e| AppError::new("internal", e.to_string()))
 }
 
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Attachment {
+    pub file_name: String,
+    pub content_base64: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChatTurnRequest {
+    pub session_id: String,
+    pub text: String,
+    #[serde(default)]
+    pub attachments: Vec<Attachment>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ReportRevision {
+    pub revision: u32,
+    pub language: String,
+    pub format: &'static str,
+    pub body: String,
+    pub created_at: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ReportList {
+    pub reports: Vec<ReportRevision>,
+}
+
+/// The transcript contract of `shared/spec/conversation.md`: one object per
+/// turn, the same for `servicedesk chat --json`, HTTP and IPC.
+pub fn transcript_turn(session_id: &str, seq: i64, o: &TurnOutcome) -> Value {
+    let st = &o.state;
+    let labor_hours = st
+        .labor
+        .confirmed_hours
+        .clone()
+        .or_else(|| st.labor.estimated_hours.clone());
+    serde_json::json!({
+        "turn": seq,
+        "session_id": session_id,
+        "language": st.language,
+        "intent": o.intent,
+        "transition": o.transition.name(),
+        "mode": st.mode,
+        "submode": st.submode,
+        "system": st.active_procedure,
+        "active_step": st.active_step,
+        "completed_steps": st.completed_steps,
+        "topic_stack": st.topic_stack.iter().map(|t| serde_json::json!({
+            "topic": t.topic, "submode": t.submode, "return_step": t.return_step,
+        })).collect::<Vec<_>>(),
+        "isolation": st.isolation,
+        "labor": {"mode": st.labor.status, "hours": labor_hours},
+        "reply": o.reply,
+        "escalated": st.escalation.escalated,
+        "facts": st.facts.iter().filter(|f| f.is_current()).filter_map(|f| f.name.clone()).collect::<Vec<_>>(),
+        "new_facts": o.new_facts.iter().map(|f| serde_json::json!({
+            "id": f.id, "name": f.name, "subject": f.subject, "value": f.value, "unit": f.unit, "text": f.text,
+        })).collect::<Vec<_>>(),
+        "superseded": o.superseded.iter().map(|(a, b)| serde_json::json!({"fact": a, "by": b})).collect::<Vec<_>>(),
+        "report_revision": o.report.as_ref().map(|r| r.0),
+        "trace": o.trace.join("; "),
+    })
+}
+
+pub async fn chat_turn(desk: &Desk, req: ChatTurnRequest) -> Result<Value, AppError> {
+    let mut files = Vec::with_capacity(req.attachments.len());
+    for a in req.attachments {
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(a.content_base64.as_bytes())
+            .map_err(|e| {
+                AppError::new(
+                    "invalid_input",
+                    format!(
+                        "attachment {}: content_base64 is not base64: {e}",
+                        a.file_name
+                    ),
+                )
+            })?;
+        files.push((a.file_name, bytes));
+    }
+    let (recorded, outcome) = desk.chat_turn(&req.session_id, &req.text, files).await?;
+    Ok(transcript_turn(
+        &req.session_id,
+        recorded.turn.seq,
+        &outcome,
+    ))
+}
+
+pub async fn report_list(desk: &Desk, req: SessionRef) -> Result<ReportList, AppError> {
+    let reports = desk
+        .reports(&req.session_id)
+        .await?
+        .into_iter()
+        .map(|(revision, language, body, created_at)| ReportRevision {
+            revision,
+            language,
+            format: "markdown",
+            body,
+            created_at,
+        })
+        .collect();
+    Ok(ReportList { reports })
+}
+
 /// Run one command with its JSON payload. Unknown commands and payloads that
 /// do not fit the command are errors that name what was wrong.
 pub async fn dispatch(desk: &Desk, command: &str, payload: Value) -> Result<Value, AppError> {
@@ -297,6 +407,8 @@ pub async fn dispatch(desk: &Desk, command: &str, payload: Value) -> Result<Valu
         "artifact_list" => reply(artifact_list(desk, parse(command, payload)?).await?),
         "artifact_verify" => reply(artifact_verify(desk, parse(command, payload)?).await?),
         "artifact_content" => reply(artifact_content(desk, parse(command, payload)?).await?),
+        "chat_turn" => chat_turn(desk, parse(command, payload)?).await,
+        "report_list" => reply(report_list(desk, parse(command, payload)?).await?),
         other => Err(AppError::new(
             "unknown_command",
             format!("unknown command {other:?}; known: {}", COMMANDS.join(", ")),

@@ -3,7 +3,13 @@
 //! class and writes the reply.
 
 pub mod catalog;
+pub mod extract;
+pub mod lexicon;
+pub mod registry;
+pub mod report;
 pub mod state;
+pub mod turn;
 pub mod units;
 
 pub use state::{SessionState, StateError, STATE_VERSION};
+pub use turn::{Engine, Reply, ReplyKind, TurnContext, TurnOutcome};

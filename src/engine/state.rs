@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// Schema version of the serialized state written by this build.
-pub const STATE_VERSION: u32 = 1;
+pub const STATE_VERSION: u32 = 2;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StateError {
@@ -69,6 +69,30 @@ pub struct Fact {
     pub turn_seq: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub superseded_by: Option<String>,
+    /// The stable name transcripts assert (`motor_runs_direct_power`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The step outcome this fact selects (`yes`, `no`, `ok`, `low`, `high`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<String>,
+}
+
+impl Fact {
+    pub fn is_current(&self) -> bool {
+        self.superseded_by.is_none()
+    }
+}
+
+/// One thing the assistant did, kept for the loop guard.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AgentAction {
+    pub turn: u32,
+    /// The reply kind (`question`, `fallback`, `answer`, ...).
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topic: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -132,7 +156,19 @@ pub struct SessionState {
     pub isolation: Isolation,
     pub topic_stack: Vec<TopicFrame>,
     /// Most recent agent actions, newest last, for the loop guard.
-    pub recent_actions: Vec<String>,
+    pub recent_actions: Vec<AgentAction>,
+    /// The symptom that started the active procedure.
+    pub symptom: Option<String>,
+    /// Set once the technician's language is known; later turns never change it.
+    pub language_locked: bool,
+    /// How many times each step has been asked.
+    pub asked: std::collections::BTreeMap<String, u32>,
+    /// Number of turns in the session.
+    pub turn: u32,
+    /// The technician reported the repair done and the unit working.
+    pub repair_done: bool,
+    /// Final report revisions written so far.
+    pub report_revision: u32,
     pub labor: Labor,
     pub escalation: Escalation,
     /// Lane-specific state (clarification loop, billing slots, ...) that later
@@ -157,6 +193,12 @@ impl Default for SessionState {
             isolation: Isolation::default(),
             topic_stack: Vec::new(),
             recent_actions: Vec::new(),
+            symptom: None,
+            language_locked: false,
+            asked: Default::default(),
+            turn: 0,
+            repair_done: false,
+            report_revision: 0,
             labor: Labor::default(),
             escalation: Escalation::default(),
             lanes: serde_json::Map::new(),
@@ -214,6 +256,22 @@ fn migrate_one(from: u32, mut value: Value) -> Result<Value, StateError> {
             obj.insert("version".into(), Value::from(1));
             Ok(value)
         }
+        // Version 1 kept recent actions as bare strings; version 2 records
+        // the reply kind and step the loop guard needs.
+        1 => {
+            let obj = value
+                .as_object_mut()
+                .ok_or_else(|| StateError::Malformed("snapshot is not a JSON object".into()))?;
+            if let Some(Value::Array(actions)) = obj.get_mut("recent_actions") {
+                for a in actions.iter_mut() {
+                    if let Value::String(kind) = a {
+                        *a = serde_json::json!({"turn": 0, "kind": kind.clone()});
+                    }
+                }
+            }
+            obj.insert("version".into(), Value::from(2));
+            Ok(value)
+        }
         other => Err(StateError::Malformed(format!(
             "no migration from state version {other}"
         ))),
@@ -238,6 +296,8 @@ mod tests {
             text: "12.4 V at the board".into(),
             turn_seq: 1,
             superseded_by: None,
+            name: None,
+            outcome: Some("ok".into()),
         });
         let back = SessionState::from_snapshot(STATE_VERSION, &s.to_json()).unwrap();
         assert_eq!(back, s);
@@ -250,6 +310,14 @@ mod tests {
         assert_eq!(s.language, "ru");
         assert_eq!(s.completed_steps, vec!["a".to_string()]);
         assert_eq!(s.version, STATE_VERSION);
+    }
+
+    #[test]
+    fn migrates_version_one_recent_actions() {
+        let old = r#"{"version":1,"language":"en","recent_actions":["fallback","question"]}"#;
+        let s = SessionState::from_snapshot(1, old).unwrap();
+        assert_eq!(s.recent_actions.len(), 2);
+        assert_eq!(s.recent_actions[0].kind, "fallback");
     }
 
     #[test]

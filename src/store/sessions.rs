@@ -32,7 +32,10 @@ impl Store {
         let id = new_id();
         let at = now();
         let language = new.language.clone().unwrap_or_else(|| "en".to_owned());
-        let state = SessionState::new(&language);
+        let mut state = SessionState::new(&language);
+        // A language chosen when the session was opened is the technician's;
+        // otherwise the first clear message sets it.
+        state.language_locked = new.language.is_some();
         let mut tx = self.begin_write().await?;
         sqlx::query(
             "INSERT INTO sessions (id, created_at, updated_at, status, language, customer, technician,

@@ -20,6 +20,10 @@ pub struct NewTurn {
     pub state: SessionState,
     /// Facts this turn added (they are also in `state`; the table makes them queryable).
     pub new_facts: Vec<Fact>,
+    /// (old fact id, new fact id): facts this turn superseded.
+    pub superseded: Vec<(String, String)>,
+    /// A final report revision written by this turn: (revision, language, text).
+    pub report: Option<(u32, String, String)>,
     /// Files attached with this turn; their blobs are already durable.
     pub artifacts: Vec<NewArtifact>,
     pub outbox: Vec<NewOutboxItem>,
@@ -36,6 +40,8 @@ impl NewTurn {
             trace: Value::Object(Default::default()),
             state,
             new_facts: Vec::new(),
+            superseded: Vec::new(),
+            report: None,
             artifacts: Vec::new(),
             outbox: Vec::new(),
             status: None,
@@ -51,6 +57,18 @@ pub struct RecordedTurn {
 }
 
 impl Store {
+    /// Report revisions of a session, oldest first:
+    /// (revision, language, body, created_at).
+    pub async fn reports(&self, session_id: &str) -> Result<Vec<(u32, String, String, String)>> {
+        Ok(sqlx::query_as(
+            "SELECT revision, language, body, created_at FROM reports
+             WHERE session_id = ? ORDER BY revision",
+        )
+        .bind(session_id)
+        .fetch_all(self.pool())
+        .await?)
+    }
+
     /// Commit a turn and everything it changes, or nothing at all.
     pub async fn record_turn(&self, session_id: &str, new: &NewTurn) -> Result<RecordedTurn> {
         let mut tx = self.begin_write().await?;
@@ -110,13 +128,27 @@ impl Store {
             .await?;
         }
         // Supersession can point at facts from earlier turns or from this one.
-        for fact in new.state.facts.iter().filter(|f| f.superseded_by.is_some()) {
+        for (old, new_id) in &new.superseded {
             sqlx::query("UPDATE facts SET superseded_by = ? WHERE id = ? AND session_id = ?")
-                .bind(&fact.superseded_by)
-                .bind(&fact.id)
+                .bind(new_id)
+                .bind(old)
                 .bind(session_id)
                 .execute(&mut *tx)
                 .await?;
+        }
+        if let Some((revision, language, body)) = &new.report {
+            sqlx::query(
+                "INSERT INTO reports (session_id, revision, turn_id, language, body, created_at)
+                 VALUES (?, ?, ?, ?, ?, ?)",
+            )
+            .bind(session_id)
+            .bind(revision)
+            .bind(&id)
+            .bind(language)
+            .bind(body)
+            .bind(&at)
+            .execute(&mut *tx)
+            .await?;
         }
         let mut artifact_ids = Vec::with_capacity(new.artifacts.len());
         for artifact in &new.artifacts {

@@ -1,0 +1,330 @@
+//! The engine's own words: language detection, generic answer words and the
+//! intent patterns, in English, Spanish and Russian, plus the few fixed
+//! phrases of its replies. Procedure-specific words live in `procedures/`.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+fn re(p: &str) -> Regex {
+    Regex::new(&format!("(?i){p}")).expect("lexicon patterns compile")
+}
+
+/// Detects the message language when it is clear; `None` for unclear text
+/// (numbers, "ok", emoji), which must not change the session language.
+pub fn detect_language(text: &str) -> Option<&'static str> {
+    let letters = text.chars().filter(|c| c.is_alphabetic()).count();
+    if letters < 3 {
+        return None;
+    }
+    let cyrillic = text
+        .chars()
+        .filter(|c| ('\u{0400}'..='\u{04FF}').contains(c))
+        .count();
+    if cyrillic * 2 >= letters {
+        return Some("ru");
+    }
+    static ES: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"[ñ¿¡áéíóú]|\b(el|la|los|las|no funciona|funciona|está|esta|qué|que|dónde|donde|cómo|como|hay|del|por|para|con|sin|enfría|enfria|prende|calienta|revisé|revise|cambié|haz|escribe|reporte|informe|fusible|ventilador)\b",
+        )
+    });
+    static EN: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"\b(the|is|are|not|doesn.?t|won.?t|no|at|on|and|with|where|what|how|it|fan|fuse|works?|write|report|check(ed)?|replaced|found)\b",
+        )
+    });
+    let es = ES.find_iter(text).count();
+    let en = EN.find_iter(text).count();
+    if es > en {
+        Some("es")
+    } else if en > 0 {
+        Some("en")
+    } else {
+        None
+    }
+}
+
+macro_rules! patterns {
+    ($name:ident, $p:expr) => {
+        pub static $name: LazyLock<Regex> = LazyLock::new(|| re($p));
+    };
+}
+
+// Generic answers to a yes/no step (only applied to the step being asked,
+// or to a step whose subject the clause names).
+patterns!(
+    YES,
+    r"^\s*(y|ya|yes|yep|yeah|yup|sure|correct|ok(ay)?|good|fine|intact|works?|working|passed?|present|closed|continuity|s[ií]|bien|correcto|funciona|да|ага|есть|норм\w*|исправ\w*|цел\w*|работает)\b|\b(is |are |looks? |tests? |checks? (out )?)?(ok(ay)?|good|fine|intact|in spec|within spec|normal)\b|\b(has|have|got|shows?) continuity\b|\b(está|esta|están|estan) bien\b|\b(в норме|исправ\w*|цел\w*)\b"
+);
+patterns!(
+    NO,
+    r"^\s*(n|no|nope|nah|negative|нет|не)\b|\b(blown|open|bad|dead|burnt|burned|failed|no continuity|not (ok|good|intact|working|present)|does ?n.?t work|out of spec|no power|nothing)\b|\b(quemado|fundido|abierto|no funciona|sin continuidad|no sirve|malo)\b|\b(сгорел\w*|перегорел\w*|обрыв\w*|не работает|нет цепи|нет питания|неисправ\w*|вздут\w*)\b"
+);
+
+patterns!(
+    LOCATE,
+    r"\b(?:where|wher|whre|wehre|were)\s*(is|are|'s|do i find|can i find|would i find|to find|'?s the)\b|\bwhere\b.*\?|\blocation of\b|\bd[oó]nde\s+(est[aá]|se encuentra|queda|encuentro|va)\b|\bd[oó]nde\b.*\?|\bгде\b"
+);
+patterns!(
+    EXPLAIN,
+    r"\bwhat\s*(is|are|'s|does)\s+(a|an|the|this|that)?\s*\w+|\bwhat'?s\s+(a|an|the|this|that)\b|\bqu[eé]\s+es\b|\bpara qu[eé] sirve\b|\bчто\s+(такое|это|за)\b|\bзачем нужен\b"
+);
+patterns!(
+    HOWTO,
+    r"\bhow\s*(do|can|should|would)?\s*(i|we|you)?\s*(to\s+)?(check|test|measure|verify|read|find out|tell|jump|bypass|do that|do it)\b|\bhow to\b|\bc[oó]mo\s+(lo\s+|la\s+)?(puedo\s+|se\s+|debo\s+)?(verific|comprueb|compruebo|med|mido|revis|pruebo|prueb|checo)\w*|\bкак\s+(мне\s+|его\s+|её\s+|ее\s+)?(проверить|померить|измерить|прозвонить|протестировать|проверять)\b"
+);
+patterns!(
+    REPORT,
+    r"\b(write|make|generate|create|give me|draft|prepare|do|send)\s+(it up|up|(me\s+)?(the|a|my|final)?\s*(final\s+)?(report|write-?up|3c|story|warranty story|ro story))\b|\bwrite (it|this) up\b|\bfinal report\b|\breport please\b|\bready for (the )?report\b|\b(haz|hazme|escribe|genera|dame|prepara)\s+(el|un|mi)?\s*(reporte|informe)\b|\b(reporte|informe) final\b|\b(напиши|сделай|составь|давай|сформируй|оформи)\s+(мне\s+)?(отч[её]т|репорт)\b|\bотч[её]т\b"
+);
+patterns!(
+    RECAP,
+    r"\b(did|have|had)\s+(we|i|you)\s+(already\s+|ever\s+)?(check|checked|test|tested|measure|measured|verify|verified|look|looked|do|done)\b|\bwhat (did|have) we (check|checked|test|tested|find|found|do|done)\b|\bwhat do we know\b|\b(ya\s+)?(revisamos|verificamos|comprobamos|medimos|checamos)\b|\bqu[eé] (hemos|revisamos)\b|\b(мы|я)\s+(уже\s+)?(проверял\w*|мерил\w*|смотрел\w*|проверили)\b|\bпроверяли ли\b|\bчто мы (уже )?(проверили|нашли)\b"
+);
+patterns!(
+    META,
+    r"^\s*(why|how come|why\?|por qu[eé]|¿por qu[eé]|почему|зачем)\b|\bis (that|it|this) (a lot|too much|too many|normal|reasonable|right)\b|\bes mucho\b|\b(это|не) (много|мало|слишком)\b|\bwhy (that|this|is it|do you|did you)\b|\bexplain (that|the|your) (answer|estimate|conclusion)\b"
+);
+patterns!(
+    DISPUTE,
+    r"\b(are you sure|that'?s not (it|right)|can'?t be|doesn'?t make sense|not convinced|i doubt|no way)\b|\b(est[aá]s seguro|no puede ser|no es eso)\b|\b(ты уверен|вы уверены|не может быть|не то|это не так)\b"
+);
+patterns!(
+    FOUND,
+    r"\b(found|discovered|noticed|see|saw|there'?s|there is|there are|spotted)\b.{0,40}\b(hole|leak|crack|burn\w*|melt\w*|damage|corrosion|loose|broken|oil|chafe\w*|rodent|mouse|nest|frost|ice|water)\b|\b(encontr[eé]|vi|hay|not[eé])\b.{0,40}\b(fuga|grieta|quemad\w*|derretid\w*|suelt\w*|roto|aceite|corrosi[oó]n|agua)\b|\b(нашёл|нашел|обнаружил|заметил|вижу|есть)\b.{0,40}\b(дыр\w*|утечк\w*|трещин\w*|обгор\w*|оплав\w*|масл\w*|коррози\w*|болта\w*|обрыв\w*|вод\w*)"
+);
+patterns!(
+    LABOR_REQUEST,
+    r"\b(labor|labour|how (long|many hours)|hours?|time estimate|flat rate)\b.*\??|\bmano de obra\b|\bcu[aá]ntas horas\b|\bтрудо\w*|\bсколько (часов|времени)\b|\bнормо-?час\w*"
+);
+patterns!(
+    LABOR_SKIP,
+    r"\b(skip|no need for|don'?t need|forget|without)\b.{0,20}\b(labor|labour|hours|estimate)\b|\b(omit|omite|sin)\b.{0,15}\bmano de obra\b|\b(пропусти|без)\b.{0,15}\b(трудо\w*|час\w*)"
+);
+patterns!(
+    LABOR_ACCEPT,
+    r"^\s*(ok(ay)?|yes|yep|confirm(ed)?|accept(ed)?|agreed?|looks (good|right|fine)|sounds (good|right)|that'?s (fine|right|good)|fine|good|correct|s[ií]|de acuerdo|confirmo|confirmado|vale|да|подтверждаю|согласен|ок|хорошо)\b"
+);
+patterns!(
+    HOURS,
+    r"(?:make it|set it to|change (it )?to|should be|más bien|ponle|pon|сделай|поставь|пусть будет)?\s*(\d{1,2}(?:[.,]\d{1,2})?)\s*(h|hr|hrs|hours?|horas?|ч|час\w*)?\b"
+);
+patterns!(
+    WORKS_NOW,
+    r"\b(works|working|runs|running|fixed|cooling|heating|lights?|lit|fires?|ignites?|good now|ok now|resolved)\b.{0,20}\b(now|again|fine|good|great|properly|normally)?\b|\b(funciona|ya funciona|qued[oó]|arreglad\w*|enfr[ií]a|calienta|prende)\b|\b(работает|заработал\w*|починил\w*|греет|холодит|исправно)\b"
+);
+patterns!(
+    REPAIR_VERB,
+    r"\b(replaced|changed|installed|swapped|put in|new|repaired|fixed|cleaned|tightened|reseated|spliced|reset)\b|\b(cambi[eé]|reemplac[eé]|instal[eé]|repar[eé]|arregl[eé]|limpi[eé]|apret[eé])\b|\b(заменил\w*|поменял\w*|поставил\w*|починил\w*|отремонтировал\w*|зачистил\w*|подтянул\w*|восстановил\w*)"
+);
+patterns!(
+    BILLING,
+    r"\b(owe|owes|arrears|invoice|charged|fee|parking|plate \w+ owe|order [a-z]-?\d+)\b|\b(debe|adeudo|cobr\w+|tarifa|multa)\b|\b(долг|задолженност\w*|штраф|оплат\w*|списал\w*)\b"
+);
+patterns!(
+    NEW_SYSTEM,
+    r"\b(new (issue|complaint|problem)|another (issue|problem|complaint)|also the|next complaint)\b|\b(otro problema|nueva queja|tambi[eé]n el)\b|\b(другая проблема|ещё проблема|еще проблема|новая жалоба|также)\b"
+);
+
+/// Fixed reply phrases, per session language.
+pub struct Phrases {
+    pub noted: &'static str,
+    pub in_spec: &'static str,
+    pub low: &'static str,
+    pub high: &'static str,
+    pub yes: &'static str,
+    pub no: &'static str,
+    pub next: &'static str,
+    pub back_to_step: &'static str,
+    pub where_: &'static str,
+    pub what: &'static str,
+    pub how: &'static str,
+    pub fallback: &'static str,
+    pub choices_yes_no: &'static str,
+    pub choices_measure: &'static str,
+    pub unverified: &'static str,
+    pub isolated: &'static str,
+    pub labor_draft: &'static str,
+    pub offer: &'static str,
+    pub replan: &'static str,
+    pub recheck: &'static str,
+    pub not_ready: &'static str,
+    pub which_system: &'static str,
+    pub recap_yes: &'static str,
+    pub recap_no: &'static str,
+    pub recap_nothing: &'static str,
+    pub why: &'static str,
+    pub labor_meta: &'static str,
+    pub labor_confirmed: &'static str,
+    pub labor_skipped: &'static str,
+    pub no_labor_yet: &'static str,
+    pub repair_noted: &'static str,
+    pub boundary_billing: &'static str,
+    pub boundary: &'static str,
+    pub start: &'static str,
+    pub signal: &'static str,
+    pub no_component: &'static str,
+    pub cooldown: &'static str,
+}
+
+pub fn phrases(lang: &str) -> &'static Phrases {
+    match lang {
+        "es" => &ES,
+        "ru" => &RU,
+        _ => &EN,
+    }
+}
+
+static EN: Phrases = Phrases {
+    noted: "Noted",
+    in_spec: "in spec",
+    low: "below spec",
+    high: "above spec",
+    yes: "yes",
+    no: "no",
+    next: "Next",
+    back_to_step: "Back to the step",
+    where_: "Where",
+    what: "What it is",
+    how: "How to check",
+    fallback: "I couldn't read a result from that.",
+    choices_yes_no: "Just answer yes or no",
+    choices_measure: "Give me the reading as a number with its unit, e.g.",
+    unverified: "I'll mark that check as not verified and move on.",
+    isolated: "Isolation complete",
+    labor_draft: "Labor draft",
+    offer: "Confirm or adjust the labor (e.g. \"make it 1.5\"), skip it, or ask me to write the report.",
+    replan: "New evidence changes the conclusion",
+    recheck: "Understood, let's re-verify that reading.",
+    not_ready: "Not ready for the report yet: the cause isn't isolated.",
+    which_system: "Which system are we working on? For example:",
+    recap_yes: "Yes",
+    recap_no: "Not yet",
+    recap_nothing: "Nothing has been recorded yet.",
+    why: "Why",
+    labor_meta: "Labor is the sum of these operations",
+    labor_confirmed: "Labor confirmed",
+    labor_skipped: "Labor skipped; the report will use the draft",
+    no_labor_yet: "There is no labor draft yet: it appears once the cause is isolated.",
+    repair_noted: "Repair noted and operation verified",
+    boundary_billing: "Billing questions aren't handled in a diagnostic session.",
+    boundary: "That's outside this diagnostic session.",
+    start: "Let's start",
+    signal: "That points straight to this branch",
+    no_component: "I have no notes on that part for this procedure.",
+    cooldown: "As I said",
+};
+
+static ES: Phrases = Phrases {
+    noted: "Anotado",
+    in_spec: "dentro de especificación",
+    low: "por debajo de especificación",
+    high: "por encima de especificación",
+    yes: "sí",
+    no: "no",
+    next: "Siguiente",
+    back_to_step: "Volvamos al paso",
+    where_: "Dónde",
+    what: "Qué es",
+    how: "Cómo revisarlo",
+    fallback: "No pude leer un resultado en eso.",
+    choices_yes_no: "Responda sí o no",
+    choices_measure: "Deme la lectura como número con su unidad, por ejemplo",
+    unverified: "Marco esa revisión como no verificada y seguimos.",
+    isolated: "Falla aislada",
+    labor_draft: "Borrador de mano de obra",
+    offer:
+        "Confirme o ajuste la mano de obra (p. ej. \"ponle 1.5\"), omítala, o pídame el reporte.",
+    replan: "La nueva evidencia cambia la conclusión",
+    recheck: "Entendido, volvamos a verificar esa lectura.",
+    not_ready: "Aún no está listo el reporte: la causa no está aislada.",
+    which_system: "¿En qué sistema trabajamos? Por ejemplo:",
+    recap_yes: "Sí",
+    recap_no: "Todavía no",
+    recap_nothing: "Aún no hay nada registrado.",
+    why: "Por qué",
+    labor_meta: "La mano de obra es la suma de estas operaciones",
+    labor_confirmed: "Mano de obra confirmada",
+    labor_skipped: "Mano de obra omitida; el reporte usará el borrador",
+    no_labor_yet: "Aún no hay borrador de mano de obra: aparece cuando la causa está aislada.",
+    repair_noted: "Reparación anotada y funcionamiento verificado",
+    boundary_billing: "Las preguntas de cobro no se atienden en una sesión de diagnóstico.",
+    boundary: "Eso está fuera de esta sesión de diagnóstico.",
+    start: "Empecemos",
+    signal: "Eso lleva directo a esta rama",
+    no_component: "No tengo notas sobre esa pieza en este procedimiento.",
+    cooldown: "Como dije",
+};
+
+static RU: Phrases = Phrases {
+    noted: "Записал",
+    in_spec: "в норме",
+    low: "ниже нормы",
+    high: "выше нормы",
+    yes: "да",
+    no: "нет",
+    next: "Дальше",
+    back_to_step: "Возвращаемся к шагу",
+    where_: "Где",
+    what: "Что это",
+    how: "Как проверить",
+    fallback: "Не смог понять результат.",
+    choices_yes_no: "Ответьте да или нет",
+    choices_measure: "Дайте показание числом с единицей, например",
+    unverified: "Отмечу эту проверку как не подтверждённую и пойдём дальше.",
+    isolated: "Неисправность локализована",
+    labor_draft: "Черновик трудозатрат",
+    offer: "Подтвердите или измените трудозатраты (например, «сделай 1.5»), пропустите их или попросите отчёт.",
+    replan: "Новые данные меняют вывод",
+    recheck: "Понял, давайте перепроверим это показание.",
+    not_ready: "Для отчёта рано: причина ещё не локализована.",
+    which_system: "С какой системой работаем? Например:",
+    recap_yes: "Да",
+    recap_no: "Ещё нет",
+    recap_nothing: "Пока ничего не записано.",
+    why: "Почему",
+    labor_meta: "Трудозатраты — сумма этих операций",
+    labor_confirmed: "Трудозатраты подтверждены",
+    labor_skipped: "Трудозатраты пропущены; в отчёте будет черновик",
+    no_labor_yet: "Черновика трудозатрат ещё нет: он появится, когда причина будет локализована.",
+    repair_noted: "Ремонт записан, работа проверена",
+    boundary_billing: "Вопросы оплаты не решаются в диагностической сессии.",
+    boundary: "Это вне этой диагностической сессии.",
+    start: "Начнём",
+    signal: "Это сразу ведёт в эту ветку",
+    no_component: "По этой детали в процедуре нет заметок.",
+    cooldown: "Как я сказал",
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_languages() {
+        assert_eq!(detect_language("roof ac not cooling"), Some("en"));
+        assert_eq!(detect_language("el aire no enfría"), Some("es"));
+        assert_eq!(detect_language("кондиционер не холодит"), Some("ru"));
+        assert_eq!(detect_language("12.4"), None);
+        assert_eq!(detect_language("👍👍"), None);
+    }
+
+    #[test]
+    fn intents_in_three_languages() {
+        assert!(LOCATE.is_match("where is the capacitor?"));
+        assert!(LOCATE.is_match("wher is the fuse"));
+        assert!(LOCATE.is_match("¿dónde está el fusible?"));
+        assert!(LOCATE.is_match("где конденсатор?"));
+        assert!(HOWTO.is_match("how do I check the sail switch"));
+        assert!(HOWTO.is_match("como verifico el capacitor"));
+        assert!(HOWTO.is_match("как проверить датчик"));
+        assert!(REPORT.is_match("ok write the report"));
+        assert!(REPORT.is_match("fixed, write it up"));
+        assert!(REPORT.is_match("haz el reporte"));
+        assert!(REPORT.is_match("готово, напиши отчёт"));
+        assert!(RECAP.is_match("did we check the fuse?"));
+        assert!(RECAP.is_match("мы проверяли предохранитель?"));
+        assert!(!REPORT.is_match("the fuse is ok"));
+    }
+}

@@ -1,0 +1,188 @@
+//! The transition registry: every way a turn can move the conversation, as a
+//! named class with a stable id (the spec's table). Each class declares what
+//! it needs, what it may carry over, what it changes and how it answers, so a
+//! turn's behaviour is never an unnamed heuristic. Every turn records the
+//! class that fired and why.
+//!
+//! Billing and knowledge lanes (T2–T7) add their classes when they land.
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum TransitionId {
+    T1RootEntry,
+    T8Meta,
+    T9Recap,
+    T10Boundary,
+    D1StepAnswer,
+    D2Subflow,
+    D3Replan,
+    D4Terminal,
+    D5LaborDraft,
+    D6LaborUpdate,
+    D7Report,
+    D8Fallback,
+}
+
+#[derive(Debug)]
+pub struct TransitionClass {
+    pub id: TransitionId,
+    pub name: &'static str,
+    pub entry: &'static str,
+    pub requires: &'static str,
+    pub carryover: &'static str,
+    pub forbidden: &'static str,
+    pub mutations: &'static str,
+    pub answer: &'static str,
+}
+
+pub static REGISTRY: &[TransitionClass] = &[
+    TransitionClass {
+        id: TransitionId::T1RootEntry,
+        name: "T1_root_entry",
+        entry: "a message names a system symptom and no procedure is active (or the technician opens a new complaint)",
+        requires: "none",
+        carryover: "session language, photos",
+        forbidden: "steps, facts' step answers and isolation of another system",
+        mutations: "active procedure, symptom and first step set; facts in the message applied",
+        answer: "question: the first unanswered step",
+    },
+    TransitionClass {
+        id: TransitionId::T8Meta,
+        name: "T8_meta",
+        entry: "a question about the last answer (\"why?\", \"is that a lot?\")",
+        requires: "a previous answer",
+        carryover: "everything",
+        forbidden: "re-running the step walk; new facts",
+        mutations: "none",
+        answer: "answer: explanation from recorded facts, then the active step again",
+    },
+    TransitionClass {
+        id: TransitionId::T9Recap,
+        name: "T9_recap",
+        entry: "\"did we check X?\"",
+        requires: "none",
+        carryover: "everything",
+        forbidden: "inventing memory: only recorded facts are cited",
+        mutations: "none",
+        answer: "answer: the facts about X (or that none exist), then the active step again",
+    },
+    TransitionClass {
+        id: TransitionId::T10Boundary,
+        name: "T10_boundary",
+        entry: "unsupported in this lane (billing in a diagnostic session, report before isolation, labor before a draft)",
+        requires: "none",
+        carryover: "everything",
+        forbidden: "pretending to answer",
+        mutations: "none",
+        answer: "refusal or answer: a truthful bounded reply, then the active step again",
+    },
+    TransitionClass {
+        id: TransitionId::D1StepAnswer,
+        name: "D1_step_answer",
+        entry: "facts in the message answer the active step and/or other steps",
+        requires: "an active procedure",
+        carryover: "procedure, facts, labor",
+        forbidden: "completing a step from a clarification question",
+        mutations: "facts added (a changed reading supersedes the old one); steps completed; topic stack cleared; walk recomputed, signals first",
+        answer: "question: the next unanswered step (never a completed one)",
+    },
+    TransitionClass {
+        id: TransitionId::D2Subflow,
+        name: "D2_subflow",
+        entry: "where is it / what is it / how do I check it",
+        requires: "an active procedure",
+        carryover: "everything",
+        forbidden: "completing or skipping a step",
+        mutations: "topic pushed (submode locate/explain/howto); popped on the next step answer",
+        answer: "answer: the component note, then the same step's question",
+    },
+    TransitionClass {
+        id: TransitionId::D3Replan,
+        name: "D3_replan",
+        entry: "after isolation: physical evidence, a dispute, or a contradicting reading",
+        requires: "isolation complete",
+        carryover: "facts (superseded, not deleted)",
+        forbidden: "keeping the old conclusion silently",
+        mutations: "isolation invalidated; the old finding superseded; branch switched; labor draft recomputed",
+        answer: "answer or question: one sentence on what changed, then the new cause or the next step",
+    },
+    TransitionClass {
+        id: TransitionId::D4Terminal,
+        name: "D4_terminal",
+        entry: "the walk reaches a finding, or the technician reports the repair done and the unit working",
+        requires: "an active procedure",
+        carryover: "everything",
+        forbidden: "further routine questions; switching to the report unasked",
+        mutations: "isolation complete; mode authorization; labor draft from the finding's operations",
+        answer: "answer: the cause, the labor draft, and the offer (labor or report)",
+    },
+    TransitionClass {
+        id: TransitionId::D5LaborDraft,
+        name: "D5_labor_draft",
+        entry: "the technician asks about labor",
+        requires: "isolation complete",
+        carryover: "everything",
+        forbidden: "blocking the report on confirmation",
+        mutations: "labor draft (re)produced from the finding",
+        answer: "labor_draft: task lines and total",
+    },
+    TransitionClass {
+        id: TransitionId::D6LaborUpdate,
+        name: "D6_labor_update",
+        entry: "labor confirmed, adjusted (\"make it 2.5\") or skipped",
+        requires: "a labor draft",
+        carryover: "everything",
+        forbidden: "changing the draft's operations",
+        mutations: "labor confirmed / adjusted / skipped",
+        answer: "answer: the labor now used, and the report offer",
+    },
+    TransitionClass {
+        id: TransitionId::D7Report,
+        name: "D7_report",
+        entry: "a report request when isolation is complete or the repair is done",
+        requires: "report-ready session",
+        carryover: "everything",
+        forbidden: "waiting for labor confirmation",
+        mutations: "mode final_report; report revision +1",
+        answer: "report: English, then the translation when the session language is not English",
+    },
+    TransitionClass {
+        id: TransitionId::D8Fallback,
+        name: "D8_fallback",
+        entry: "nothing understood",
+        requires: "none",
+        carryover: "everything",
+        forbidden: "two fallback replies in a row; a third asking of one step",
+        mutations: "an unanswerable step may be marked not verified",
+        answer: "fallback, or a changed strategy (choices, a specific reading, the report offer)",
+    },
+];
+
+impl TransitionId {
+    pub fn class(self) -> &'static TransitionClass {
+        REGISTRY
+            .iter()
+            .find(|c| c.id == self)
+            .expect("every id has a registry entry")
+    }
+
+    pub fn name(self) -> &'static str {
+        self.class().name
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_unique_and_named_as_in_the_spec() {
+        let mut names: Vec<_> = REGISTRY.iter().map(|c| c.name).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), REGISTRY.len());
+        for c in REGISTRY {
+            assert!(c.name.starts_with('T') || c.name.starts_with('D'));
+            assert_eq!(c.id.name(), c.name);
+        }
+    }
+}

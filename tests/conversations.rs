@@ -1,0 +1,277 @@
+//! Transcript tests: every `tests/conversations/*.toml` is a scenario, each
+//! user turn with assertions on what the assistant did (intent, transition,
+//! step, reply kind, facts, isolation, labor), run through the real `Desk`
+//! and SQLite, the way Rasa end-to-end tests and Dialogflow CX test cases
+//! pair turns with expectations. The run prints which transition classes the
+//! scenarios exercised.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use regex::Regex;
+use serde::Deserialize;
+use serde_json::Value;
+use servicedesk::api::transcript_turn;
+use servicedesk::engine::registry::REGISTRY;
+use servicedesk::store::NewSession;
+use servicedesk::Desk;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Scenario {
+    scenario: String,
+    #[serde(default)]
+    language: Option<String>,
+    #[serde(rename = "turn")]
+    turns: Vec<TurnSpec>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TurnSpec {
+    user: String,
+    #[serde(default)]
+    expect: Expect,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct Expect {
+    intent: Option<String>,
+    transition: Option<String>,
+    system: Option<String>,
+    reply: Option<String>,
+    step: Option<String>,
+    /// The active step equals the one after turn N (1-based).
+    same_step_as: Option<usize>,
+    /// Steps this turn must have completed (empty list: none).
+    completes: Option<Vec<String>>,
+    facts_include: Option<Vec<String>>,
+    facts_exclude: Option<Vec<String>>,
+    isolation_complete: Option<bool>,
+    finding: Option<String>,
+    invalidated: Option<bool>,
+    labor_mode: Option<String>,
+    labor_hours: Option<String>,
+    mode: Option<String>,
+    submode: Option<String>,
+    language: Option<String>,
+    reply_contains: Option<Vec<String>>,
+    /// Regexes (case-insensitive) the reply must not match.
+    reply_not: Option<Vec<String>>,
+    report_revision: Option<u32>,
+}
+
+fn check(e: &Expect, turn: &Value, history: &[Value], failures: &mut Vec<String>) {
+    let mut fail = |what: String| failures.push(what);
+    let s = |v: &Value| {
+        v.as_str()
+            .map(str::to_string)
+            .unwrap_or_else(|| v.to_string())
+    };
+    macro_rules! eq {
+        ($field:expr, $want:expr, $path:expr) => {
+            if let Some(want) = &$want {
+                let got = s(&turn.pointer($path).cloned().unwrap_or(Value::Null));
+                if &got != want {
+                    fail(format!("{}: want {want:?}, got {got:?}", $field));
+                }
+            }
+        };
+    }
+    eq!("intent", e.intent, "/intent");
+    eq!("transition", e.transition, "/transition");
+    eq!("system", e.system, "/system");
+    eq!("reply kind", e.reply, "/reply/kind");
+    eq!("active step", e.step, "/active_step");
+    eq!("finding", e.finding, "/isolation/finding");
+    eq!("labor mode", e.labor_mode, "/labor/mode");
+    eq!("labor hours", e.labor_hours, "/labor/hours");
+    eq!("mode", e.mode, "/mode");
+    eq!("submode", e.submode, "/submode");
+    eq!("language", e.language, "/language");
+    if let Some(n) = e.same_step_as {
+        let want = history.get(n - 1).map(|t| t["active_step"].clone());
+        if want.as_ref() != Some(&turn["active_step"]) {
+            fail(format!(
+                "active step {} is not the step of turn {n} ({want:?})",
+                turn["active_step"]
+            ));
+        }
+    }
+    if let Some(want) = e.isolation_complete {
+        if turn["isolation"]["complete"] != want {
+            fail(format!(
+                "isolation complete: want {want}, got {}",
+                turn["isolation"]["complete"]
+            ));
+        }
+    }
+    if let Some(want) = e.invalidated {
+        if turn["isolation"]["invalidated"] != want {
+            fail(format!(
+                "isolation invalidated: want {want}, got {}",
+                turn["isolation"]["invalidated"]
+            ));
+        }
+    }
+    let before: BTreeSet<String> = history
+        .last()
+        .map(|t| {
+            t["completed_steps"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(s)
+                .collect()
+        })
+        .unwrap_or_default();
+    let after: BTreeSet<String> = turn["completed_steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(s)
+        .collect();
+    if let Some(want) = &e.completes {
+        let newly: BTreeSet<String> = after.difference(&before).cloned().collect();
+        let want: BTreeSet<String> = want.iter().cloned().collect();
+        if newly != want {
+            fail(format!("completed this turn: want {want:?}, got {newly:?}"));
+        }
+    }
+    let facts: Vec<String> = turn["facts"].as_array().unwrap().iter().map(s).collect();
+    for f in e.facts_include.iter().flatten() {
+        if !facts.contains(f) {
+            fail(format!("facts: {f:?} missing from {facts:?}"));
+        }
+    }
+    for f in e.facts_exclude.iter().flatten() {
+        if facts.contains(f) {
+            fail(format!("facts: {f:?} must not be present"));
+        }
+    }
+    let text = turn["reply"]["text"].as_str().unwrap_or("");
+    for want in e.reply_contains.iter().flatten() {
+        if !text.contains(want.as_str()) {
+            fail(format!("reply lacks {want:?}: {text:?}"));
+        }
+    }
+    for pat in e.reply_not.iter().flatten() {
+        let re = Regex::new(&format!("(?i){pat}")).expect("reply_not pattern compiles");
+        if re.is_match(text) {
+            fail(format!("reply matches forbidden {pat:?}: {text:?}"));
+        }
+    }
+    if let Some(want) = e.report_revision {
+        if turn["report_revision"] != want {
+            fail(format!(
+                "report revision: want {want}, got {}",
+                turn["report_revision"]
+            ));
+        }
+    }
+}
+
+/// Properties every turn of every scenario must keep, asserted or not.
+fn invariants(turn: &Value, history: &[Value], failures: &mut Vec<String>) {
+    let kind = turn["reply"]["kind"].as_str().unwrap_or("");
+    if kind == "fallback"
+        && history
+            .last()
+            .is_some_and(|t| t["reply"]["kind"] == "fallback")
+    {
+        failures.push("two fallback replies in a row".into());
+    }
+    if kind == "question" {
+        let step = &turn["reply"]["step_id"];
+        if turn["completed_steps"].as_array().unwrap().contains(step) {
+            failures.push(format!("asked a completed step {step}"));
+        }
+    }
+    let text = turn["reply"]["text"].as_str().unwrap_or("");
+    if kind != "report" && (text.contains("--- TRANSLATION ---") || text.contains("Total labor:")) {
+        failures.push("a non-report reply carries report sections".into());
+    }
+}
+
+#[test]
+fn conversation_scenarios() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conversations");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no scenarios in {}", dir.display());
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let mut exercised = BTreeSet::new();
+    let mut report = Vec::new();
+    let mut systems = BTreeSet::new();
+    let mut languages = BTreeSet::new();
+    for file in &files {
+        let name = file.file_name().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(file).unwrap();
+        let scenario: Scenario = toml::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let tmp = tempfile::tempdir().unwrap();
+        rt.block_on(async {
+            let desk = Desk::open(tmp.path()).await.unwrap();
+            let session = desk
+                .new_session(NewSession {
+                    complaint: format!("scenario: {}", scenario.scenario),
+                    language: scenario.language.clone(),
+                    ..Default::default()
+                })
+                .await
+                .unwrap();
+            let mut history: Vec<Value> = Vec::new();
+            for (i, t) in scenario.turns.iter().enumerate() {
+                let (recorded, outcome) = desk
+                    .chat_turn(&session.id, &t.user, Vec::new())
+                    .await
+                    .unwrap();
+                let turn = transcript_turn(&session.id, recorded.turn.seq, &outcome);
+                exercised.insert(turn["transition"].as_str().unwrap().to_string());
+                if let Some(sys) = turn["system"].as_str() {
+                    systems.insert(sys.to_string());
+                }
+                languages.insert(turn["language"].as_str().unwrap().to_string());
+                let mut failures = Vec::new();
+                check(&t.expect, &turn, &history, &mut failures);
+                invariants(&turn, &history, &mut failures);
+                for f in failures {
+                    report.push(format!(
+                        "{name} ({}) turn {} {:?}: {f}\n    reply: {:?}\n    trace: {}",
+                        scenario.scenario,
+                        i + 1,
+                        t.user,
+                        turn["reply"]["text"],
+                        turn["trace"]
+                    ));
+                }
+                history.push(turn);
+            }
+            desk.close().await;
+        });
+    }
+    let all: BTreeSet<String> = REGISTRY.iter().map(|c| c.name.to_string()).collect();
+    let missing: Vec<_> = all.difference(&exercised).collect();
+    println!(
+        "conversation scenarios: {} files, {} systems, languages {:?}; transition coverage: {}/{} classes exercised",
+        files.len(),
+        systems.len(),
+        languages,
+        all.intersection(&exercised).count(),
+        all.len()
+    );
+    assert!(
+        report.is_empty(),
+        "{} failed assertions:\n{}",
+        report.len(),
+        report.join("\n")
+    );
+    assert!(
+        missing.is_empty(),
+        "transition classes never exercised: {missing:?}"
+    );
+}
