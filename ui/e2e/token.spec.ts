@@ -1,0 +1,41 @@
+import { rmSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { startServer, stopPid, type RunningServer } from './server';
+
+// A second backend that demands a bearer token: the UI must send the one it
+// was given as ?token=T, and show the refusal when it has none.
+const TOKEN = 'e2e-secret-token';
+let server: RunningServer;
+
+test.beforeAll(async () => {
+  server = await startServer(['--token', TOKEN]);
+});
+
+test.afterAll(async () => {
+  if (server?.child.pid) await stopPid(server.child.pid);
+  if (server) rmSync(server.dataDir, { recursive: true, force: true });
+});
+
+test('without a token the backend refuses and the UI says so', async ({ page }) => {
+  await page.goto(`${server.url}/`);
+  const err = page.getByTestId('sessions-error');
+  await expect(err).toHaveAttribute('data-code', 'unauthorized');
+  await expect(err).toContainText('bearer token');
+  await expect(page.getByTestId('app-info-error')).toHaveAttribute('data-code', 'unauthorized');
+});
+
+test('with ?token=T every call carries Authorization: Bearer T', async ({ page }) => {
+  const seen: (string | undefined)[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api/')) seen.push(r.headers()['authorization']);
+  });
+  await page.goto(`${server.url}/?token=${TOKEN}`);
+  await expect(page.getByTestId('app-data-dir')).toHaveText(server.dataDir);
+  await page.getByTestId('new-session-button').click();
+  await page.getByTestId('new-complaint').fill('Token test: fridge not cold on propane');
+  await page.getByTestId('create-session').click();
+  await expect(page.getByTestId('session-row').filter({ hasText: 'Token test' })).toHaveCount(1);
+  await expect(page.getByTestId('sessions-error')).toHaveCount(0);
+  expect(seen.length).toBeGreaterThanOrEqual(3);
+  expect(seen.every((h) => h === `Bearer ${TOKEN}`)).toBe(true);
+});

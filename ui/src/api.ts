@@ -1,0 +1,195 @@
+// Typed wrappers for every command in docs/api.md. All traffic goes through
+// `call` in transport.ts.
+
+import { call } from './transport';
+
+export type SessionStatus = 'open' | 'escalated' | 'finalized';
+export const SESSION_STATUSES: SessionStatus[] = ['open', 'escalated', 'finalized'];
+
+export type Language = 'en' | 'es' | 'ru';
+export const LANGUAGES: { value: Language; label: string }[] = [
+  { value: 'en', label: 'English' },
+  { value: 'es', label: 'Español' },
+  { value: 'ru', label: 'Русский' },
+];
+
+export interface Unit {
+  vin: string | null;
+  plate: string | null;
+  make_model: string | null;
+  odometer: number | null;
+  engine_hours: number | null;
+}
+
+export interface Session {
+  id: string;
+  created_at: string;
+  updated_at: string;
+  status: SessionStatus;
+  language: string;
+  customer: string | null;
+  complaint: string;
+  technician: string | null;
+  unit: Unit;
+  turn_count: number;
+  artifact_count: number;
+}
+
+export type ArtifactKind = 'image' | 'document';
+export type ThumbnailKind = 'generated' | 'placeholder' | 'none';
+
+export interface Artifact {
+  id: string;
+  session_id: string;
+  turn_id: string | null;
+  sha256: string;
+  file_name: string;
+  mime: string;
+  kind: ArtifactKind;
+  size_bytes: number;
+  caption: string | null;
+  /** EXIF capture time, RFC 3339 with the camera's offset when it recorded one. */
+  taken_at: string | null;
+  width: number | null;
+  height: number | null;
+  thumbnail: ThumbnailKind;
+  created_at: string;
+  /** Only in artifact_list (documented as "unchecked"). */
+  integrity?: string;
+}
+
+export interface Turn {
+  id: string;
+  session_id: string;
+  seq: number;
+  created_at: string;
+  input: string;
+  reply: string;
+  intent: string | null;
+  transition: string | null;
+  trace: unknown;
+  state_version?: number;
+}
+
+export interface AppInfo {
+  name: string;
+  version: string;
+  data_dir: string;
+  schema_version: number;
+  sessions: number;
+  artifacts: number;
+}
+
+export interface SessionNewInput {
+  complaint: string;
+  customer?: string;
+  technician?: string;
+  language?: string;
+  vin?: string;
+  plate?: string;
+  make_model?: string;
+  odometer?: number;
+  engine_hours?: number;
+}
+
+export interface SessionListInput {
+  query?: string;
+  status?: SessionStatus;
+}
+
+export interface SessionDetail {
+  session: Session;
+  turns: Turn[];
+  artifacts: Artifact[];
+  state: Record<string, unknown>;
+}
+
+export interface SessionExport extends SessionDetail {
+  format: 'servicedesk.session.v1' | string;
+}
+
+export interface SessionDeleted {
+  deleted: boolean;
+  purged_artifacts: number;
+}
+
+export interface ArtifactUploadInput {
+  session_id: string;
+  file_name: string;
+  content_base64: string;
+  caption?: string;
+}
+
+export type BlobStatus = 'ok' | 'missing' | 'corrupt';
+
+export interface VerifyResult {
+  artifact_id: string;
+  session_id?: string;
+  sha256: string;
+  file_name: string;
+  status: BlobStatus;
+}
+
+export interface VerifyReport {
+  checked: number;
+  ok: number;
+  results: VerifyResult[];
+}
+
+export interface ArtifactContent {
+  mime: string;
+  content_base64: string;
+}
+
+/** Drops blank strings and undefined numbers so the backend sees only what was given. */
+function compact<T extends object>(input: T): Partial<T> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(input)) {
+    if (v === undefined || v === null) continue;
+    if (typeof v === 'string' && v.trim() === '') continue;
+    if (typeof v === 'number' && Number.isNaN(v)) continue;
+    out[k] = typeof v === 'string' ? v.trim() : v;
+  }
+  return out as Partial<T>;
+}
+
+export const api = {
+  appInfo: () => call<AppInfo>('app_info', {}),
+
+  sessionNew: (input: SessionNewInput) =>
+    // complaint is always sent (even blank) so the backend's own validation answers.
+    call<Session>('session_new', { ...compact(input), complaint: input.complaint }),
+
+  sessionList: (input: SessionListInput = {}) =>
+    call<{ sessions: Session[] }>('session_list', compact(input)),
+
+  sessionShow: (sessionId: string) => call<SessionDetail>('session_show', { session_id: sessionId }),
+
+  sessionExport: (sessionId: string) =>
+    call<SessionExport>('session_export', { session_id: sessionId }),
+
+  sessionDelete: (sessionId: string, purge = false) =>
+    call<SessionDeleted>('session_delete', { session_id: sessionId, purge }),
+
+  artifactAdd: (sessionId: string, path: string, caption?: string) =>
+    call<Artifact>('artifact_add', compact({ session_id: sessionId, path, caption })),
+
+  artifactUpload: (input: ArtifactUploadInput) =>
+    call<Artifact>('artifact_upload', {
+      session_id: input.session_id,
+      file_name: input.file_name,
+      content_base64: input.content_base64,
+      ...(input.caption && input.caption.trim() ? { caption: input.caption.trim() } : {}),
+    }),
+
+  artifactList: (sessionId: string) =>
+    call<{ artifacts: Artifact[] }>('artifact_list', { session_id: sessionId }),
+
+  artifactVerify: (sessionId?: string) =>
+    call<VerifyReport>('artifact_verify', sessionId ? { session_id: sessionId } : {}),
+
+  artifactContent: (artifactId: string, thumbnail: boolean) =>
+    call<ArtifactContent>('artifact_content', { artifact_id: artifactId, thumbnail }),
+};
+
+export type Api = typeof api;

@@ -1,0 +1,347 @@
+import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
+import { api, type Artifact, type BlobStatus } from '../api';
+import { dataUrl, formatBytes, MAX_FILE_BYTES, readFileBase64 } from '../files';
+import { ApiError, toApiError } from '../transport';
+import { artifactProblemLabel } from './common';
+import { PhotoOverlay } from './PhotoOverlay';
+
+type UploadStatus = 'queued' | 'reading' | 'uploading' | 'done' | 'error';
+
+export interface UploadItem {
+  key: string;
+  name: string;
+  size: number;
+  status: UploadStatus;
+  /** 0..1 while reading the file; the upload itself has no byte progress. */
+  progress: number;
+  error?: ApiError;
+}
+
+let uploadSeq = 0;
+
+export function PhotosSection({
+  sessionId,
+  artifacts,
+  verifyStatus,
+  onUploaded,
+}: {
+  sessionId: string;
+  artifacts: Artifact[];
+  /** From the last "Verify photos", by artifact id. */
+  verifyStatus: Record<string, BlobStatus>;
+  onUploaded: (a: Artifact) => void;
+}) {
+  const [uploads, setUploads] = useState<UploadItem[]>([]);
+  const [caption, setCaption] = useState('');
+  const [dragging, setDragging] = useState(false);
+  const [openIndex, setOpenIndex] = useState<number | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const queue = useRef<Promise<void>>(Promise.resolve());
+  const dragDepth = useRef(0);
+  const onUploadedRef = useRef(onUploaded);
+  onUploadedRef.current = onUploaded;
+
+  const update = useCallback((key: string, patch: Partial<UploadItem>) => {
+    setUploads((list) => list.map((u) => (u.key === key ? { ...u, ...patch } : u)));
+  }, []);
+
+  const uploadOne = useCallback(
+    async (key: string, file: File, cap: string) => {
+      if (file.size > MAX_FILE_BYTES) {
+        update(key, {
+          status: 'error',
+          error: new ApiError(
+            'too_large',
+            `${file.name} is ${formatBytes(file.size)}; files can be at most ${formatBytes(MAX_FILE_BYTES)}`,
+          ),
+        });
+        return;
+      }
+      try {
+        update(key, { status: 'reading', progress: 0 });
+        const content = await readFileBase64(file, (f) => update(key, { progress: f }));
+        update(key, { status: 'uploading', progress: 1 });
+        const artifact = await api.artifactUpload({
+          session_id: sessionId,
+          file_name: file.name,
+          content_base64: content,
+          caption: cap,
+        });
+        update(key, { status: 'done' });
+        onUploadedRef.current(artifact);
+      } catch (e) {
+        update(key, { status: 'error', error: toApiError(e) });
+      }
+    },
+    [sessionId, update],
+  );
+
+  const addFiles = useCallback(
+    (files: File[]) => {
+      if (files.length === 0) return;
+      const cap = caption;
+      setCaption('');
+      const items: UploadItem[] = files.map((f) => ({
+        key: `u${++uploadSeq}`,
+        name: f.name,
+        size: f.size,
+        status: 'queued',
+        progress: 0,
+      }));
+      setUploads((list) => [...list, ...items]);
+      // One at a time: a 32 MiB photo is ~43 MiB of base64 in memory.
+      items.forEach((item, i) => {
+        queue.current = queue.current.then(() => uploadOne(item.key, files[i], cap));
+      });
+    },
+    [caption, uploadOne],
+  );
+
+  function onDragEnter(e: DragEvent) {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    dragDepth.current++;
+    setDragging(true);
+  }
+  function onDragOver(e: DragEvent) {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'copy';
+  }
+  function onDragLeave() {
+    dragDepth.current = Math.max(0, dragDepth.current - 1);
+    if (dragDepth.current === 0) setDragging(false);
+  }
+  function onDrop(e: DragEvent) {
+    e.preventDefault();
+    dragDepth.current = 0;
+    setDragging(false);
+    addFiles(Array.from(e.dataTransfer?.files ?? []));
+  }
+
+  const finished = uploads.filter((u) => u.status === 'done' || u.status === 'error').length;
+
+  return (
+    <section className="card photos" aria-labelledby="photos-heading">
+      <div className="card-head">
+        <h3 id="photos-heading">
+          Photos &amp; files <span className="muted">({artifacts.length})</span>
+        </h3>
+        <div className="photo-controls">
+          <input
+            type="text"
+            className="caption-input"
+            placeholder="Caption for the next photos (optional)"
+            aria-label="Caption for the next photos"
+            data-testid="photo-caption"
+            value={caption}
+            onChange={(e) => setCaption(e.target.value)}
+          />
+          <button type="button" className="btn primary" data-testid="add-photos" onClick={() => fileInput.current?.click()}>
+            Add photos…
+          </button>
+          <input
+            ref={fileInput}
+            type="file"
+            multiple
+            hidden
+            data-testid="photo-input"
+            onChange={(e) => {
+              const files = Array.from(e.target.files ?? []);
+              e.target.value = ''; // picking the same file again must fire change
+              addFiles(files);
+            }}
+          />
+        </div>
+      </div>
+
+      <div
+        className={`dropzone${dragging ? ' dragging' : ''}`}
+        data-testid="photo-dropzone"
+        data-dragging={dragging ? 'true' : 'false'}
+        onDragEnter={onDragEnter}
+        onDragOver={onDragOver}
+        onDragLeave={onDragLeave}
+        onDrop={onDrop}
+      >
+        {uploads.length > 0 && (
+          <div className="uploads" data-testid="uploads">
+            <div className="uploads-head">
+              <span>
+                Uploads: {finished} of {uploads.length} finished
+              </span>
+              {finished > 0 && (
+                <button
+                  type="button"
+                  className="btn link"
+                  data-testid="uploads-clear"
+                  onClick={() => setUploads((l) => l.filter((u) => u.status !== 'done' && u.status !== 'error'))}
+                >
+                  Clear finished
+                </button>
+              )}
+            </div>
+            <ul>
+              {uploads.map((u) => (
+                <UploadRow key={u.key} item={u} />
+              ))}
+            </ul>
+          </div>
+        )}
+
+        {artifacts.length === 0 ? (
+          <p className="empty drop-hint" data-testid="photos-empty">
+            No photos yet. Drop photos or PDFs here, or use “Add photos…”.
+          </p>
+        ) : (
+          <>
+            <ul className="photo-grid" data-testid="photo-grid">
+              {artifacts.map((a, i) => (
+                <li key={a.id}>
+                  <PhotoTile artifact={a} verify={verifyStatus[a.id]} onOpen={() => setOpenIndex(i)} />
+                </li>
+              ))}
+            </ul>
+            <p className="drop-hint small muted">Drop more files here to add them.</p>
+          </>
+        )}
+        {dragging && (
+          <div className="drop-overlay" aria-hidden="true">
+            Drop to add to this session
+          </div>
+        )}
+      </div>
+
+      {openIndex !== null && artifacts[openIndex] && (
+        <PhotoOverlay
+          artifact={artifacts[openIndex]}
+          position={{ index: openIndex, count: artifacts.length }}
+          onNavigate={(d) => setOpenIndex((i) => (i === null ? null : (i + d + artifacts.length) % artifacts.length))}
+          onClose={() => setOpenIndex(null)}
+        />
+      )}
+    </section>
+  );
+}
+
+function hasFiles(e: DragEvent): boolean {
+  const types = e.dataTransfer?.types;
+  return !!types && Array.from(types).includes('Files');
+}
+
+const STATUS_TEXT: Record<UploadStatus, string> = {
+  queued: 'Waiting',
+  reading: 'Reading',
+  uploading: 'Uploading…',
+  done: 'Added',
+  error: 'Failed',
+};
+
+function UploadRow({ item }: { item: UploadItem }) {
+  return (
+    <li className={`upload-row is-${item.status}`} data-testid="upload-item" data-status={item.status} data-name={item.name}>
+      <div className="upload-line">
+        <span className="upload-name">{item.name}</span>
+        <span className="muted">{formatBytes(item.size)}</span>
+        <span className="upload-status">
+          {STATUS_TEXT[item.status]}
+          {item.status === 'reading' ? ` ${Math.round(item.progress * 100)}%` : ''}
+        </span>
+      </div>
+      {(item.status === 'reading' || item.status === 'uploading' || item.status === 'queued') && (
+        <progress
+          max={1}
+          value={item.status === 'uploading' ? undefined : item.progress}
+          aria-label={`Progress of ${item.name}`}
+        />
+      )}
+      {item.error && (
+        <div className="upload-error" role="alert" data-testid="upload-error" data-code={item.error.code}>
+          {item.error.message} <code className="error-code">{item.error.code}</code>
+        </div>
+      )}
+    </li>
+  );
+}
+
+type ThumbState = { kind: 'loading' } | { kind: 'ok'; url: string } | { kind: 'error'; error: ApiError };
+
+function PhotoTile({
+  artifact,
+  verify,
+  onOpen,
+}: {
+  artifact: Artifact;
+  verify: BlobStatus | undefined;
+  onOpen: () => void;
+}) {
+  const [thumb, setThumb] = useState<ThumbState>({ kind: 'loading' });
+
+  useEffect(() => {
+    if (artifact.thumbnail === 'none') return;
+    let alive = true;
+    setThumb({ kind: 'loading' });
+    api.artifactContent(artifact.id, true).then(
+      (c) => alive && setThumb({ kind: 'ok', url: dataUrl(c.mime, c.content_base64) }),
+      (e) => alive && setThumb({ kind: 'error', error: toApiError(e) }),
+    );
+    return () => {
+      alive = false;
+    };
+  }, [artifact.id, artifact.thumbnail]);
+
+  // A problem found by "Verify photos" outranks a thumbnail that still loads:
+  // the thumbnail is a separate file from the original.
+  const problem =
+    verify && verify !== 'ok'
+      ? { code: verify === 'missing' ? 'artifact_missing' : 'artifact_corrupt', message: `The original file is ${verify}` }
+      : thumb.kind === 'error'
+        ? { code: thumb.error.code, message: thumb.error.message }
+        : null;
+
+  return (
+    <button
+      type="button"
+      className={`photo-tile${problem ? ' has-problem' : ''}`}
+      data-testid="photo-tile"
+      data-artifact-id={artifact.id}
+      data-file-name={artifact.file_name}
+      onClick={onOpen}
+      title={`${artifact.file_name}${artifact.caption ? ` — ${artifact.caption}` : ''}`}
+    >
+      <div className="thumb-box">
+        {artifact.thumbnail === 'none' ? (
+          <div className="doc-icon" data-testid="photo-doc">
+            <span>{fileExt(artifact.file_name, artifact.mime)}</span>
+          </div>
+        ) : thumb.kind === 'ok' ? (
+          <img src={thumb.url} alt={artifact.caption ?? artifact.file_name} data-testid="photo-thumb" loading="lazy" />
+        ) : thumb.kind === 'loading' ? (
+          <div className="thumb-loading" aria-label="Loading thumbnail" />
+        ) : (
+          <div className="thumb-broken" />
+        )}
+        {problem && (
+          <span className="problem-badge" data-testid="photo-badge" data-code={problem.code} title={problem.message}>
+            {artifactProblemLabel(problem.code)}
+          </span>
+        )}
+        {verify === 'ok' && (
+          <span className="ok-badge" data-testid="photo-verified" title="Verified: matches its checksum">
+            ✓
+          </span>
+        )}
+      </div>
+      <div className="tile-caption">
+        <span className="tile-name">{artifact.file_name}</span>
+        {artifact.caption && <span className="tile-cap">{artifact.caption}</span>}
+      </div>
+    </button>
+  );
+}
+
+export function fileExt(name: string, mime: string): string {
+  const dot = name.lastIndexOf('.');
+  if (dot > 0 && dot < name.length - 1) return name.slice(dot + 1).toUpperCase().slice(0, 5);
+  return mime.split('/')[1]?.toUpperCase() ?? 'FILE';
+}

@@ -1,0 +1,159 @@
+import { useEffect, useRef, useState } from 'react';
+import { api, SESSION_STATUSES, type Session, type SessionStatus } from '../api';
+import { formatTimestamp } from '../files';
+import { useDebounced } from '../hooks';
+import { toApiError, type ApiError } from '../transport';
+import { ErrorMessage, StatusBadge } from './common';
+import { NewSessionForm } from './NewSessionForm';
+
+type StatusFilter = 'all' | SessionStatus;
+
+export const SEARCH_DEBOUNCE_MS = 250;
+
+export function SessionsPane({
+  selectedId,
+  onSelect,
+  listVersion,
+  onCreated,
+}: {
+  selectedId: string | null;
+  onSelect: (id: string) => void;
+  /** Bumped by the app whenever the list must be reloaded. */
+  listVersion: number;
+  onCreated: (s: Session) => void;
+}) {
+  const [query, setQuery] = useState('');
+  const [status, setStatus] = useState<StatusFilter>('all');
+  const [showForm, setShowForm] = useState(false);
+  const [sessions, setSessions] = useState<Session[] | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [loading, setLoading] = useState(false);
+  const debouncedQuery = useDebounced(query.trim(), SEARCH_DEBOUNCE_MS);
+  const requestSeq = useRef(0);
+
+  useEffect(() => {
+    const seq = ++requestSeq.current;
+    setLoading(true);
+    api
+      .sessionList({
+        query: debouncedQuery || undefined,
+        status: status === 'all' ? undefined : status,
+      })
+      .then(
+        (r) => {
+          if (seq !== requestSeq.current) return; // a newer search is under way
+          setSessions(r.sessions);
+          setError(null);
+        },
+        (e) => {
+          if (seq !== requestSeq.current) return;
+          setError(toApiError(e));
+        },
+      )
+      .finally(() => {
+        if (seq === requestSeq.current) setLoading(false);
+      });
+  }, [debouncedQuery, status, listVersion]);
+
+  const filtered = debouncedQuery !== '' || status !== 'all';
+
+  return (
+    <aside className="sessions-pane" data-testid="sessions-pane">
+      <div className="pane-toolbar">
+        <input
+          type="search"
+          className="search"
+          placeholder="Search complaint, customer, VIN, plate…"
+          aria-label="Search sessions"
+          data-testid="session-search"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
+        <select
+          aria-label="Filter by status"
+          data-testid="status-filter"
+          value={status}
+          onChange={(e) => setStatus(e.target.value as StatusFilter)}
+        >
+          <option value="all">All statuses</option>
+          {SESSION_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s[0].toUpperCase() + s.slice(1)}
+            </option>
+          ))}
+        </select>
+        <button
+          type="button"
+          className="btn primary"
+          data-testid="new-session-button"
+          onClick={() => setShowForm((v) => !v)}
+          aria-expanded={showForm}
+        >
+          {showForm ? 'Close' : 'New session'}
+        </button>
+      </div>
+
+      {showForm && (
+        <NewSessionForm
+          onCancel={() => setShowForm(false)}
+          onCreated={(s) => {
+            setShowForm(false);
+            onCreated(s);
+          }}
+        />
+      )}
+
+      <ErrorMessage error={error} testId="sessions-error" />
+
+      <div className="list-meta" aria-live="polite">
+        {sessions && (
+          <span data-testid="sessions-count">
+            {sessions.length} session{sessions.length === 1 ? '' : 's'}
+            {filtered ? ' match' : ''}
+          </span>
+        )}
+        {loading && <span className="muted"> · loading…</span>}
+      </div>
+
+      <ul className="session-list" data-testid="session-list">
+        {sessions?.map((s) => (
+          <li key={s.id}>
+            <button
+              type="button"
+              className={`session-row${s.id === selectedId ? ' selected' : ''}`}
+              data-testid="session-row"
+              data-session-id={s.id}
+              aria-current={s.id === selectedId ? 'true' : undefined}
+              onClick={() => onSelect(s.id)}
+            >
+              <div className="row-top">
+                <span className="row-complaint" data-testid="row-complaint">
+                  {s.complaint}
+                </span>
+                <StatusBadge status={s.status} />
+              </div>
+              <div className="row-sub">
+                <span data-testid="row-customer">{s.customer ?? 'No customer'}</span>
+                <span className="sep">·</span>
+                <span data-testid="row-unit">{s.unit.make_model ?? 'Unknown unit'}</span>
+              </div>
+              <div className="row-foot">
+                <span title={s.updated_at} data-testid="row-updated">
+                  Updated {formatTimestamp(s.updated_at)}
+                </span>
+                <span className="photo-count" data-testid="row-photos" data-count={s.artifact_count}>
+                  {s.artifact_count} photo{s.artifact_count === 1 ? '' : 's'}
+                </span>
+              </div>
+            </button>
+          </li>
+        ))}
+      </ul>
+      {sessions && sessions.length === 0 && (
+        <p className="empty" data-testid="sessions-empty">
+          {filtered ? 'No sessions match the search or filter.' : 'No sessions yet. Start one with “New session”.'}
+        </p>
+      )}
+    </aside>
+  );
+}

@@ -1,0 +1,23 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { flushSync } from 'react-dom';
+import { App } from './App';
+import { runSmoke, smokeRequested } from './smoke';
+import './styles.css';
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html has no #root element');
+
+const root = createRoot(container);
+// Render synchronously so the app is mounted before the smoke routine starts.
+flushSync(() => {
+  root.render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+});
+
+if (smokeRequested()) {
+  void runSmoke().catch((e) => console.error('smoke routine failed to report', e));
+}

@@ -1,0 +1,84 @@
+// The desktop smoke routine. The Tauri shell injects
+// `window.__SERVICEDESK_SMOKE__ = true` when an automated test starts the real
+// app; we then exercise the backend through the normal transport, wait for
+// the UI to render the result, and hand a report back to the shell, which
+// checks it against SQLite and exits.
+
+import { invoke } from '@tauri-apps/api/core';
+import type { AppInfo, Session } from './api';
+import { notifySessionsChanged } from './events';
+import { call, transportKind } from './transport';
+
+export const SMOKE_COMPLAINT = 'smoke test: furnace blows cold';
+
+export interface SmokeDeps {
+  call: typeof call;
+  invoke: (cmd: string, args: Record<string, unknown>) => Promise<unknown>;
+  root: ParentNode;
+  timeoutMs: number;
+}
+
+const defaults = (): SmokeDeps => ({
+  call,
+  invoke: (cmd, args) => invoke(cmd, args),
+  root: document,
+  timeoutMs: 30_000,
+});
+
+export function smokeRequested(): boolean {
+  return typeof window !== 'undefined' && Boolean((window as unknown as { __SERVICEDESK_SMOKE__?: unknown }).__SERVICEDESK_SMOKE__);
+}
+
+/** Rows of the sessions list currently in the DOM. */
+function rows(root: ParentNode): Element[] {
+  return Array.from(root.querySelectorAll('[data-testid="session-row"]'));
+}
+
+function waitFor<T>(check: () => T | null | undefined | false, timeoutMs: number, what: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const tick = () => {
+      let value: T | null | undefined | false;
+      try {
+        value = check();
+      } catch (e) {
+        reject(e);
+        return;
+      }
+      if (value) resolve(value);
+      else if (Date.now() - started > timeoutMs) reject(new Error(`timeout after ${timeoutMs} ms waiting for ${what}`));
+      else setTimeout(tick, 50);
+    };
+    tick();
+  });
+}
+
+export async function runSmoke(overrides: Partial<SmokeDeps> = {}): Promise<Record<string, unknown>> {
+  const d = { ...defaults(), ...overrides };
+  let report: Record<string, unknown>;
+  try {
+    const app_info = await d.call<AppInfo>('app_info', {});
+    const session = await d.call<Session>('session_new', { complaint: SMOKE_COMPLAINT });
+    const list = await d.call<{ sessions: Session[] }>('session_list', {});
+    if (!list.sessions.some((s) => s.id === session.id)) {
+      throw new Error(`session_list does not contain the new session ${session.id}`);
+    }
+    notifySessionsChanged();
+    await waitFor(
+      () => rows(d.root).find((r) => r.getAttribute('data-session-id') === session.id && r.textContent?.includes(SMOKE_COMPLAINT)),
+      d.timeoutMs,
+      'the new session to appear in the sessions list',
+    );
+    report = {
+      ok: true,
+      transport: transportKind(),
+      app_info,
+      sessions_rendered: rows(d.root).length,
+      session_id: session.id,
+    };
+  } catch (e) {
+    report = { ok: false, error: String(e) };
+  }
+  await d.invoke('smoke_report', { report });
+  return report;
+}

@@ -1,0 +1,181 @@
+// The ONE module that talks to the backend.
+//
+// Inside the Tauri app every command goes through the single IPC command
+// `api` (`invoke('api', { command, payload })`). In a browser (served by
+// `servicedesk serve`) it is `POST /api/{command}` with the payload as the
+// JSON body, plus `Authorization: Bearer T` when the page was opened with
+// `?token=T`. Both paths fail with an `ApiError { code, message }` built from
+// the backend's `AppError` JSON, so callers never care which path ran.
+
+import { invoke } from '@tauri-apps/api/core';
+
+/** Codes the transport itself produces (the backend's are listed in docs/api.md). */
+export const TRANSPORT_CODES = {
+  /** The backend could not be reached at all (HTTP path). */
+  network: 'network',
+  /** The backend answered something that is not the agreed JSON. */
+  badResponse: 'bad_response',
+  /** Tauri rejected with something other than an AppError (e.g. an IPC failure). */
+  ipc: 'ipc',
+} as const;
+
+export class ApiError extends Error {
+  readonly code: string;
+
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+  }
+
+  override toString(): string {
+    return `${this.code}: ${this.message}`;
+  }
+}
+
+export function isApiError(e: unknown): e is ApiError {
+  return e instanceof ApiError;
+}
+
+/** Any thrown value as an ApiError (for showing it to a person). */
+export function toApiError(e: unknown, fallbackCode = 'internal'): ApiError {
+  if (e instanceof ApiError) return e;
+  if (isAppErrorShape(e)) return new ApiError(e.code, e.message);
+  if (e instanceof Error) return new ApiError(fallbackCode, e.message);
+  if (typeof e === 'string') return new ApiError(fallbackCode, e);
+  return new ApiError(fallbackCode, safeStringify(e));
+}
+
+function isAppErrorShape(v: unknown): v is { code: string; message: string } {
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof (v as { code?: unknown }).code === 'string' &&
+    typeof (v as { message?: unknown }).message === 'string'
+  );
+}
+
+function safeStringify(v: unknown): string {
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch {
+    return String(v);
+  }
+}
+
+/** True inside the Tauri webview (its IPC bridge is injected before our code runs). */
+export function isTauri(): boolean {
+  return typeof window !== 'undefined' && '__TAURI_INTERNALS__' in window;
+}
+
+export type TransportKind = 'tauri-ipc' | 'http';
+
+export function transportKind(): TransportKind {
+  return isTauri() ? 'tauri-ipc' : 'http';
+}
+
+const TOKEN_STORAGE_KEY = 'servicedesk.token';
+
+/**
+ * The bearer token for the HTTP path: `?token=T` in the page URL. It is also
+ * remembered for this browser tab so that it survives in-app navigation.
+ */
+export function bearerToken(): string | null {
+  if (typeof window === 'undefined') return null;
+  const fromUrl = new URLSearchParams(window.location.search).get('token');
+  if (fromUrl) {
+    try {
+      window.sessionStorage.setItem(TOKEN_STORAGE_KEY, fromUrl);
+    } catch {
+      // storage unavailable: the URL still carries it
+    }
+    return fromUrl;
+  }
+  try {
+    return window.sessionStorage.getItem(TOKEN_STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/** Run one backend command. `payload` defaults to `{}`. */
+export async function call<T>(command: string, payload: object = {}): Promise<T> {
+  return isTauri() ? callTauri<T>(command, payload) : callHttp<T>(command, payload);
+}
+
+async function callTauri<T>(command: string, payload: object): Promise<T> {
+  try {
+    return await invoke<T>('api', { command, payload });
+  } catch (e) {
+    // The shell rejects with the AppError object; anything else is an IPC failure.
+    throw toApiError(e, TRANSPORT_CODES.ipc);
+  }
+}
+
+async function callHttp<T>(command: string, payload: object): Promise<T> {
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    Accept: 'application/json',
+  };
+  const token = bearerToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+
+  let response: Response;
+  try {
+    response = await fetch(`/api/${encodeURIComponent(command)}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(payload),
+    });
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new ApiError(
+      TRANSPORT_CODES.network,
+      `Cannot reach the Service Desk backend (${command}): ${why}`,
+    );
+  }
+
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new ApiError(TRANSPORT_CODES.network, `The connection broke while reading ${command}: ${why}`);
+  }
+
+  let body: unknown = undefined;
+  let parsed = false;
+  if (text.trim() !== '') {
+    try {
+      body = JSON.parse(text);
+      parsed = true;
+    } catch {
+      parsed = false;
+    }
+  }
+
+  if (!response.ok) {
+    if (parsed && isAppErrorShape(body)) throw new ApiError(body.code, body.message);
+    // Not an AppError (e.g. a proxy, or the body-size limit answering in plain text).
+    const detail = text.trim().slice(0, 300) || response.statusText || 'no details';
+    throw new ApiError(httpStatusCode(response.status), `${command} failed with HTTP ${response.status}: ${detail}`);
+  }
+  if (!parsed) {
+    throw new ApiError(TRANSPORT_CODES.badResponse, `${command}: the backend answered with no valid JSON`);
+  }
+  return body as T;
+}
+
+/** A code for a non-2xx answer that carried no AppError. */
+function httpStatusCode(status: number): string {
+  switch (status) {
+    case 401:
+      return 'unauthorized';
+    case 404:
+      return 'not_found';
+    case 413:
+      return 'too_large';
+    default:
+      return `http_${status}`;
+  }
+}
