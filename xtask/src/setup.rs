@@ -119,7 +119,13 @@ pub fn ui() -> Result<(), Failed> {
         _ => false,
     };
     if !fresh {
-        step("npm ci", npm_command(&["ci", "--no-audit", "--no-fund"]))?;
+        // `npm install`, not `npm ci`: npm 11 rejects this lock file in `ci`
+        // ("Missing: @rollup/rollup-…@ from lock file", its optional
+        // platform packages) although `install` honours it unchanged.
+        step(
+            "npm install (ui)",
+            npm_command(&["install", "--no-audit", "--no-fund"]),
+        )?;
     }
     step("npm run build (ui/dist)", npm_command(&["run", "build"]))
 }
