@@ -48,7 +48,7 @@ describe('bytesToBase64', () => {
 describe('readFileBase64', () => {
   it('reads a File and reports progress up to 1', async () => {
     const bytes = pseudoRandomBytes(70_000);
-    const file = new File([bytes], 'x.jpg', { type: 'image/jpeg' });
+    const file = new File([bytes as BlobPart], 'x.jpg', { type: 'image/jpeg' });
     const progress: number[] = [];
     const b64 = await readFileBase64(file, (f) => progress.push(f));
     expect(b64).toBe(Buffer.from(bytes).toString('base64'));

@@ -4,6 +4,16 @@ import { ApiError, call, isTauri, toApiError, transportKind } from './transport'
 type TauriWindow = Window & { __TAURI_INTERNALS__?: { invoke: ReturnType<typeof vi.fn> } };
 const w = window as TauriWindow;
 
+/** The error a call failed with (fails the test if it succeeded). */
+async function failure(p: Promise<unknown>): Promise<ApiError> {
+  try {
+    await p;
+  } catch (e) {
+    return e as ApiError;
+  }
+  throw new Error('expected the call to fail');
+}
+
 function jsonResponse(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 }
@@ -65,7 +75,7 @@ describe('HTTP transport', () => {
         jsonResponse(409, { code: 'has_artifacts', message: 'session x has 2 photo(s)/file(s)' }),
       ),
     );
-    const err = await call('session_delete', { session_id: 'x' }).catch((e) => e);
+    const err = await failure(call('session_delete', { session_id: 'x' }));
     expect(err).toBeInstanceOf(ApiError);
     expect(err.code).toBe('has_artifacts');
     expect(err.message).toBe('session x has 2 photo(s)/file(s)');
@@ -74,7 +84,7 @@ describe('HTTP transport', () => {
 
   it('maps a non-2xx answer without an AppError body (e.g. the body limit) to a readable ApiError', async () => {
     vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response('length limit exceeded', { status: 413 })));
-    const err = await call('artifact_upload', {}).catch((e) => e);
+    const err = await failure(call('artifact_upload', {}));
     expect(err).toBeInstanceOf(ApiError);
     expect(err.code).toBe('too_large');
     expect(err.message).toContain('HTTP 413');
@@ -83,7 +93,7 @@ describe('HTTP transport', () => {
 
   it('reports a network failure as code "network"', async () => {
     vi.stubGlobal('fetch', vi.fn().mockRejectedValue(new TypeError('Failed to fetch')));
-    const err = await call('app_info').catch((e) => e);
+    const err = await failure(call('app_info'));
     expect(err).toBeInstanceOf(ApiError);
     expect(err.code).toBe('network');
     expect(err.message).toContain('Failed to fetch');
@@ -91,7 +101,7 @@ describe('HTTP transport', () => {
 
   it('refuses a 2xx answer that is not JSON', async () => {
     vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response('<html>', { status: 200 })));
-    const err = await call('app_info').catch((e) => e);
+    const err = await failure(call('app_info'));
     expect(err).toBeInstanceOf(ApiError);
     expect(err.code).toBe('bad_response');
   });
@@ -127,7 +137,7 @@ describe('Tauri transport', () => {
     w.__TAURI_INTERNALS__ = {
       invoke: vi.fn().mockRejectedValue({ code: 'not_found', message: 'session nope not found' }),
     };
-    const err = await call('session_show', { session_id: 'nope' }).catch((e) => e);
+    const err = await failure(call('session_show', { session_id: 'nope' }));
     expect(err).toBeInstanceOf(ApiError);
     expect(err.code).toBe('not_found');
     expect(err.message).toBe('session nope not found');
@@ -137,7 +147,7 @@ describe('Tauri transport', () => {
     w.__TAURI_INTERNALS__ = {
       invoke: vi.fn().mockRejectedValue('invalid args `payload` for command `api`'),
     };
-    const err = await call('app_info').catch((e) => e);
+    const err = await failure(call('app_info'));
     expect(err).toBeInstanceOf(ApiError);
     expect(err.code).toBe('ipc');
     expect(err.message).toContain('invalid args');
