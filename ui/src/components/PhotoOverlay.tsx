@@ -22,6 +22,7 @@ export function PhotoOverlay({
 }) {
   const [full, setFull] = useState<Full>({ kind: 'loading' });
   const [preview, setPreview] = useState<string | null>(null);
+  const [previewError, setPreviewError] = useState<ApiError | null>(null);
   const [imgFailed, setImgFailed] = useState(false);
   const closeButton = useRef<HTMLButtonElement>(null);
 
@@ -29,6 +30,7 @@ export function PhotoOverlay({
     let alive = true;
     setFull({ kind: 'loading' });
     setPreview(null);
+    setPreviewError(null);
     setImgFailed(false);
     api.artifactContent(artifact.id, false).then(
       (content) => alive && setFull({ kind: 'ok', content }),
@@ -47,7 +49,7 @@ export function PhotoOverlay({
     let alive = true;
     api.artifactContent(artifact.id, true).then(
       (c) => alive && setPreview(dataUrl(c.mime, c.content_base64)),
-      () => alive && setPreview(null),
+      (e) => alive && setPreviewError(toApiError(e)),
     );
     return () => {
       alive = false;
@@ -100,6 +102,11 @@ export function PhotoOverlay({
           {full.kind === 'ok' && !displayable && (
             <div className="overlay-nopreview" data-testid="overlay-nopreview">
               {preview && <img src={preview} alt="" className="preview-thumb" />}
+              {previewError && (
+                <p className="overlay-problem-inline" role="alert" data-code={previewError.code}>
+                  Preview unavailable: {previewError.message} <code className="error-code">{previewError.code}</code>
+                </p>
+              )}
               <p>
                 {artifact.kind === 'document'
                   ? 'Documents are not previewed here.'
