@@ -141,6 +141,126 @@ export interface ArtifactContent {
   content_base64: string;
 }
 
+// ---- the context engine (chat) ----
+
+export type ReplyKind = 'question' | 'answer' | 'clarification' | 'fallback' | 'labor_draft' | 'report' | 'refusal';
+export const REPLY_KINDS: ReplyKind[] = ['question', 'answer', 'clarification', 'fallback', 'labor_draft', 'report', 'refusal'];
+
+export interface ChatReply {
+  kind: ReplyKind | string;
+  text: string;
+  step_id: string | null;
+  citations: string[];
+}
+
+export interface TopicFrame {
+  topic: string;
+  submode: string;
+  return_step: string | null;
+}
+
+export type LaborMode = 'none' | 'draft' | 'confirmed' | 'skipped';
+
+export interface Isolation {
+  complete: boolean;
+  finding: string | null;
+  invalidated: boolean;
+}
+
+export interface ChatAttachment {
+  file_name: string;
+  content_base64: string;
+}
+
+export interface ChatTurnInput {
+  session_id: string;
+  text: string;
+  attachments?: ChatAttachment[];
+}
+
+/** One chat_turn answer: the transcript contract (README "The diagnostic assistant"). */
+export interface ChatTranscript {
+  turn: number;
+  session_id?: string;
+  language: string;
+  intent: string | null;
+  transition: string | null;
+  mode: string;
+  submode: string;
+  system: string | null;
+  active_step: string | null;
+  completed_steps: string[];
+  topic_stack: TopicFrame[];
+  isolation: Isolation;
+  labor: { mode: LaborMode | string; hours: string | null };
+  reply: ChatReply;
+  escalated: boolean;
+  facts: string[];
+  new_facts: unknown[];
+  superseded: unknown[];
+  report_revision: number | null;
+  trace: string;
+}
+
+export type StepStatus = 'completed' | 'active' | 'open';
+
+export interface ContextStep {
+  id: string;
+  question: string;
+  status: StepStatus | string;
+}
+
+export interface ContextFact {
+  id: string;
+  name: string | null;
+  subject: string | null;
+  text: string;
+  value: string | null;
+  unit: string | null;
+  source: 'technician' | 'inference' | string;
+  /** Absent in older backends: treated as not superseded. */
+  superseded_by?: string | null;
+}
+
+export interface LaborLine {
+  task: string;
+  hours: string;
+}
+
+/** session_context: what the context engine knows about a session now. */
+export interface SessionContext {
+  session_id: string;
+  language: string;
+  mode: string;
+  submode: string;
+  system: { id: string; title: string } | null;
+  steps: ContextStep[];
+  facts: ContextFact[];
+  isolation: Isolation & { cause: string | null };
+  labor: { mode: LaborMode | string; hours: string | null; lines: LaborLine[] };
+  topic_stack: TopicFrame[];
+  last_transition: { id: string; why: string } | null;
+  escalated: boolean;
+  report_ready: boolean;
+  quick_answers: { label: string; text: string }[];
+  reports: { revision: number; created_at: string }[];
+}
+
+export interface ReportRevision {
+  revision: number;
+  language: string;
+  format: 'markdown' | string;
+  body: string;
+  created_at: string;
+}
+
+export interface ReportExport {
+  revision: number;
+  file_name: string;
+  format: 'markdown' | string;
+  content: string;
+}
+
 /** Drops blank strings and undefined numbers so the backend sees only what was given. */
 function compact<T extends object>(input: T): Partial<T> {
   const out: Record<string, unknown> = {};
@@ -190,6 +310,22 @@ export const api = {
 
   artifactContent: (artifactId: string, thumbnail: boolean) =>
     call<ArtifactContent>('artifact_content', { artifact_id: artifactId, thumbnail }),
+
+  /** One technician message (with photos) to the context engine. */
+  chatTurn: (input: ChatTurnInput) =>
+    call<ChatTranscript>('chat_turn', {
+      session_id: input.session_id,
+      text: input.text,
+      attachments: input.attachments ?? [],
+    }),
+
+  sessionContext: (sessionId: string) => call<SessionContext>('session_context', { session_id: sessionId }),
+
+  reportList: (sessionId: string) => call<{ reports: ReportRevision[] }>('report_list', { session_id: sessionId }),
+
+  /** The report as a Markdown file; the latest revision unless one is named. */
+  reportExport: (sessionId: string, revision?: number) =>
+    call<ReportExport>('report_export', revision == null ? { session_id: sessionId } : { session_id: sessionId, revision }),
 };
 
 export type Api = typeof api;

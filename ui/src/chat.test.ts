@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import {
+  adjustLaborText,
+  breadcrumb,
+  entriesFromTurns,
+  entryFromTranscript,
+  mergeEntries,
+  parseLaborHours,
+  parseTurnReply,
+  replyKindLabel,
+  reportSections,
+  stepMark,
+  stepProgress,
+} from './chat';
+import type { Artifact, ChatTranscript, Turn } from './api';
+
+const REPORT =
+  'Complaint:\nCustomer states the roof vent fan does not operate.\n\nCause:\nFan branch-circuit fuse open.\n\n' +
+  'Estimated labor:\n- Diagnose 12 VDC fan circuit: 0.8 hr\n- Replace fuse and verify operation: 0.7 hr\nTotal labor: 1.5 hr\n\n' +
+  'Required parts:\n- ATC/ATO blade fuse, same amperage rating\n\nPhotos:\nNone attached.\n';
+
+function turn(over: Partial<Turn>): Turn {
+  return { id: 't', session_id: 's', seq: 1, created_at: '2026-11-23T10:00:00Z', input: 'x', reply: '', intent: null, transition: null, trace: {}, ...over };
+}
+
+describe('parseTurnReply', () => {
+  it('reads the reply JSON, as a string or an object', () => {
+    const reply = { kind: 'question', text: 'Is the fuse OK?', step_id: 'panel_fuse', citations: ['procedure:dc_12v'] };
+    expect(parseTurnReply(turn({ reply: JSON.stringify(reply) }))).toEqual(reply);
+    expect(parseTurnReply(turn({ reply: reply as unknown as string }))).toEqual(reply);
+  });
+
+  it('takes plain reply text with its kind from the trace', () => {
+    expect(parseTurnReply(turn({ reply: 'Labor skipped.', trace: { reply_kind: 'answer' } }))).toEqual({
+      kind: 'answer',
+      text: 'Labor skipped.',
+      step_id: null,
+      citations: [],
+    });
+    expect(parseTurnReply(turn({ reply: '{not json', trace: null })).text).toBe('{not json');
+    expect(parseTurnReply(turn({ reply: 'hi', trace: null })).kind).toBe('answer');
+  });
+});
+
+describe('chat entries', () => {
+  it('orders stored turns and attaches the photos sent with each', () => {
+    const photo = { id: 'a1', turn_id: 't2' } as Artifact;
+    const other = { id: 'a2', turn_id: null } as Artifact;
+    const entries = entriesFromTurns(
+      [turn({ id: 't2', seq: 2, input: 'second' }), turn({ id: 't1', seq: 1, input: 'first' })],
+      [photo, other],
+    );
+    expect(entries.map((e) => e.input)).toEqual(['first', 'second']);
+    expect(entries[1].photos).toEqual([photo]);
+    expect(entries[0].photos).toEqual([]);
+  });
+
+  it('keeps local entries until the stored turn with the same seq arrives', () => {
+    const t = { turn: 2, reply: { kind: 'answer', text: 'ok', step_id: null, citations: [] }, intent: null, transition: 'D6' } as unknown as ChatTranscript;
+    const local = [entryFromTranscript('confirm labor', t)];
+    const stored1 = entriesFromTurns([turn({ id: 't1', seq: 1 })], []);
+    expect(mergeEntries(stored1, local).map((e) => e.key)).toEqual(['t1', 'local-2']);
+    const stored2 = entriesFromTurns([turn({ id: 't1', seq: 1 }), turn({ id: 't2', seq: 2 })], []);
+    expect(mergeEntries(stored2, local).map((e) => e.key)).toEqual(['t1', 't2']);
+  });
+});
+
+describe('replyKindLabel', () => {
+  it('names every kind, and shows an unknown one as sent', () => {
+    expect(['question', 'answer', 'clarification', 'fallback', 'labor_draft', 'report', 'refusal'].map(replyKindLabel)).toEqual([
+      'Question',
+      'Answer',
+      'Clarification',
+      'Not understood',
+      'Labor draft',
+      'Report',
+      'Refused',
+    ]);
+    expect(replyKindLabel('photo_note')).toBe('photo note');
+  });
+});
+
+describe('reportSections', () => {
+  it('splits the engine report into its titled sections', () => {
+    const s = reportSections(REPORT);
+    expect(s.map((x) => x.title)).toEqual(['Complaint', 'Cause', 'Estimated labor', 'Required parts', 'Photos']);
+    expect(s[2].body).toBe('- Diagnose 12 VDC fan circuit: 0.8 hr\n- Replace fuse and verify operation: 0.7 hr\nTotal labor: 1.5 hr');
+    expect(s[4].body).toBe('None attached.');
+  });
+
+  it('reads Markdown headings and keeps text without headings whole', () => {
+    expect(reportSections('# Service report\n\n### Cause\nFuse open.\n').map((x) => [x.title, x.body])).toEqual([
+      ['Service report', ''],
+      ['Cause', 'Fuse open.'],
+    ]);
+    expect(reportSections('Just a note.\nSecond line.')).toEqual([{ title: null, body: 'Just a note.\nSecond line.' }]);
+  });
+
+  it('does not take a line like "Total labor: 1.5 hr" or a list item for a heading', () => {
+    expect(reportSections('Labor:\n- Fuse:\nTotal labor: 1.5 hr').map((x) => x.title)).toEqual(['Labor']);
+  });
+});
+
+describe('steps and breadcrumb', () => {
+  it('marks completed, active and open steps and counts progress', () => {
+    expect(['completed', 'active', 'open'].map(stepMark)).toEqual(['✓', '▶', '○']);
+    expect(
+      stepProgress([
+        { id: 'a', question: '', status: 'completed' },
+        { id: 'b', question: '', status: 'active' },
+        { id: 'c', question: '', status: 'open' },
+      ]),
+    ).toEqual({ done: 1, total: 3 });
+  });
+
+  it('is empty without a topic, and names the subflow and topic otherwise', () => {
+    expect(breadcrumb([])).toEqual([]);
+    expect(breadcrumb([{ topic: 'fan_fuse', submode: 'locate', return_step: 'panel_fuse' }])).toEqual(['Step', 'Locate: fan fuse']);
+    // The engine names the topic with its subflow ("fan_fuse:Locate").
+    expect(breadcrumb([{ topic: 'fan_fuse:Locate', submode: 'locate', return_step: 'panel_fuse' }])).toEqual(['Step', 'Locate: fan fuse']);
+    expect(
+      breadcrumb([
+        { topic: 'lid_switch', submode: 'explain', return_step: 'lid_switch' },
+        { topic: 'thermal_fuse', submode: 'how_to_check', return_step: 'lid_switch' },
+      ]),
+    ).toEqual(['Step', 'Explain: lid switch', 'How to check: thermal fuse']);
+  });
+});
+
+describe('labor hours', () => {
+  it('accepts decimals with a point or a comma and sends "make it X"', () => {
+    expect(parseLaborHours('1.5')).toEqual({ ok: true, hours: '1.5' });
+    expect(parseLaborHours(' 1,5 ')).toEqual({ ok: true, hours: '1.5' });
+    expect(parseLaborHours('2.50')).toEqual({ ok: true, hours: '2.5' });
+    expect(parseLaborHours('.5')).toEqual({ ok: true, hours: '0.5' });
+    expect(adjustLaborText('1.5')).toBe('make it 1.5');
+  });
+
+  it('refuses empty, zero, negative, huge and non-numbers', () => {
+    for (const bad of ['', '0', '0.0', '-1', '100', '1.555', 'abc', '1.5h', '1e2']) {
+      expect(parseLaborHours(bad).ok, bad).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,216 @@
+// View logic for the diagnostic chat and its context panel: pure functions,
+// no React, no backend calls (unit-tested in chat.test.ts).
+
+import type { Artifact, ChatReply, ChatTranscript, ContextStep, ReplyKind, TopicFrame, Turn } from './api';
+
+/** One exchange as the chat shows it: the technician's message and the desk's reply. */
+export interface ChatEntry {
+  key: string;
+  seq: number;
+  input: string;
+  reply: ChatReply;
+  intent: string | null;
+  transition: string | null;
+  created_at: string | null;
+  /** Photos sent with this message (artifacts whose turn_id is this turn). */
+  photos: Artifact[];
+}
+
+const KIND_LABEL: Record<ReplyKind, string> = {
+  question: 'Question',
+  answer: 'Answer',
+  clarification: 'Clarification',
+  fallback: 'Not understood',
+  labor_draft: 'Labor draft',
+  report: 'Report',
+  refusal: 'Refused',
+};
+
+/** The badge text for a reply kind (an unknown kind is shown as sent). */
+export function replyKindLabel(kind: string): string {
+  return KIND_LABEL[kind as ReplyKind] ?? kind.replace(/_/g, ' ');
+}
+
+function isReplyShape(v: unknown): v is { kind: string; text: string } {
+  return (
+    typeof v === 'object' && v !== null && typeof (v as { kind?: unknown }).kind === 'string' && typeof (v as { text?: unknown }).text === 'string'
+  );
+}
+
+/**
+ * A stored turn's reply. `session_show` may give it as the reply JSON
+ * (`{kind, text, step_id, citations}`, as an object or a JSON string) or as the
+ * plain reply text with its kind in `trace.reply_kind`.
+ */
+export function parseTurnReply(turn: Pick<Turn, 'reply' | 'trace'>): ChatReply {
+  let raw: unknown = turn.reply;
+  if (typeof raw === 'string') {
+    const t = raw.trim();
+    if (t.startsWith('{')) {
+      try {
+        raw = JSON.parse(t);
+      } catch {
+        // plain text that happens to start with a brace
+      }
+    }
+  }
+  if (isReplyShape(raw)) {
+    const r = raw as Partial<ChatReply> & { kind: string; text: string };
+    return {
+      kind: r.kind,
+      text: r.text,
+      step_id: typeof r.step_id === 'string' ? r.step_id : null,
+      citations: Array.isArray(r.citations) ? r.citations.filter((c): c is string => typeof c === 'string') : [],
+    };
+  }
+  const trace = (turn.trace ?? {}) as { reply_kind?: unknown };
+  return {
+    kind: typeof trace.reply_kind === 'string' ? trace.reply_kind : 'answer',
+    text: typeof raw === 'string' ? raw : raw == null ? '' : JSON.stringify(raw),
+    step_id: null,
+    citations: [],
+  };
+}
+
+/** The chat history from `session_show`: turns in order, with the photos sent with each. */
+export function entriesFromTurns(turns: Turn[], artifacts: Artifact[]): ChatEntry[] {
+  return [...turns]
+    .sort((a, b) => a.seq - b.seq)
+    .map((t) => ({
+      key: t.id,
+      seq: t.seq,
+      input: t.input,
+      reply: parseTurnReply(t),
+      intent: t.intent,
+      transition: t.transition,
+      created_at: t.created_at,
+      photos: artifacts.filter((a) => a.turn_id === t.id),
+    }));
+}
+
+/** A chat entry from a chat_turn answer, shown until the stored turn arrives. */
+export function entryFromTranscript(input: string, t: ChatTranscript): ChatEntry {
+  return {
+    key: `local-${t.turn}`,
+    seq: t.turn,
+    input,
+    reply: t.reply,
+    intent: t.intent,
+    transition: t.transition,
+    created_at: null,
+    photos: [],
+  };
+}
+
+/**
+ * Stored entries plus the local ones the store does not have yet (by seq), in order.
+ * A local entry keeps its kind: the stored one wins once it is there.
+ */
+export function mergeEntries(stored: ChatEntry[], local: ChatEntry[]): ChatEntry[] {
+  const have = new Set(stored.map((e) => e.seq));
+  return [...stored, ...local.filter((e) => !have.has(e.seq))].sort((a, b) => a.seq - b.seq);
+}
+
+export interface ReportSection {
+  title: string | null;
+  body: string;
+}
+
+/**
+ * A report's sections ("Complaint:", "Cause:", … each followed by its text,
+ * separated by blank lines; Markdown "### Cause" headings too). Text before
+ * the first heading, or a report with no headings, is one untitled section.
+ */
+export function reportSections(text: string): ReportSection[] {
+  const lines = text.replace(/\r\n/g, '\n').split('\n');
+  const out: ReportSection[] = [];
+  let title: string | null = null;
+  let body: string[] = [];
+  let prevBlank = true;
+  const flush = () => {
+    const b = body.join('\n').replace(/^\n+|\s+$/g, '');
+    if (title !== null || b !== '') out.push({ title, body: b });
+  };
+  for (const line of lines) {
+    const md = /^#{1,6}\s+(.+?)\s*$/.exec(line);
+    const colon = /^([^\s:\-*#][^:]{0,60}):\s*$/.exec(line);
+    if (md || (colon && prevBlank)) {
+      flush();
+      title = (md ? md[1] : colon![1]).trim();
+      body = [];
+    } else {
+      body.push(line);
+    }
+    prevBlank = line.trim() === '';
+  }
+  flush();
+  return out.length > 0 ? out : [{ title: null, body: text }];
+}
+
+export const STEP_MARK: Record<string, string> = { completed: '✓', active: '▶', open: '○' };
+const STEP_STATUS_LABEL: Record<string, string> = { completed: 'done', active: 'current step', open: 'not yet' };
+
+export function stepMark(status: string): string {
+  return STEP_MARK[status] ?? '○';
+}
+export function stepStatusLabel(status: string): string {
+  return STEP_STATUS_LABEL[status] ?? status;
+}
+
+export function stepProgress(steps: ContextStep[]): { done: number; total: number } {
+  return { done: steps.filter((s) => s.status === 'completed').length, total: steps.length };
+}
+
+/** "fan_fuse", "fan_fuse:Locate" → "fan fuse". */
+export function humanizeId(id: string): string {
+  return id.split(':')[0].replace(/[_-]+/g, ' ').trim();
+}
+
+/** "locate" → "Locate". */
+export function submodeLabel(submode: string): string {
+  const s = submode.replace(/[_-]+/g, ' ').trim();
+  return s ? s[0].toUpperCase() + s.slice(1) : s;
+}
+
+/** The breadcrumb for a non-empty topic stack: ["Step", "Locate: fan fuse", …]; [] when empty. */
+export function breadcrumb(stack: TopicFrame[]): string[] {
+  if (stack.length === 0) return [];
+  return ['Step', ...stack.map((f) => `${submodeLabel(f.submode)}: ${humanizeId(f.topic)}`)];
+}
+
+/** What the chat sends for each button (the engine understands these phrases). */
+export const COMMAND_TEXT = {
+  backToStep: 'back to the step',
+  confirmLabor: 'confirm labor',
+  skipLabor: 'skip labor',
+  writeReport: 'write the report',
+} as const;
+
+/**
+ * Hours typed into "Adjust" → the number to send, or an error for a person.
+ * Accepts "1.5" and "1,5"; 0 < hours ≤ 99, at most two decimals.
+ */
+export function parseLaborHours(input: string): { ok: true; hours: string } | { ok: false; error: string } {
+  const t = input.trim().replace(',', '.');
+  if (t === '') return { ok: false, error: 'Enter the hours, e.g. 1.5' };
+  if (!/^\d{1,2}(\.\d{1,2})?$|^\.\d{1,2}$/.test(t)) return { ok: false, error: 'Hours must be a number like 1.5' };
+  const n = Number(t);
+  if (!(n > 0)) return { ok: false, error: 'Hours must be more than 0' };
+  return { ok: true, hours: String(n) };
+}
+
+export function adjustLaborText(hours: string): string {
+  return `make it ${hours}`;
+}
+
+export const LABOR_MODE_LABEL: Record<string, string> = {
+  none: 'No labor yet',
+  draft: 'Draft',
+  confirmed: 'Confirmed',
+  skipped: 'Skipped',
+};
+
+/** "1.5" → "1.5 hr"; null → "—". */
+export function formatHours(h: string | null | undefined): string {
+  return h == null || h === '' ? '—' : `${h} hr`;
+}
