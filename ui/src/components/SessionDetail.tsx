@@ -3,6 +3,7 @@ import { api, LANGUAGES, type Artifact, type BlobStatus, type SessionDetail as D
 import { downloadBlob, formatTimestamp, slug } from '../files';
 import { toApiError, type ApiError } from '../transport';
 import { ErrorMessage, StatusBadge } from './common';
+import { DiagnosisSection } from './Diagnosis';
 import { PhotosSection } from './Photos';
 
 type DeleteStep =
@@ -54,6 +55,12 @@ export function SessionDetailView({
     },
     [onChanged],
   );
+
+  // A chat turn changes the status, the turn list and maybe the photos.
+  const onTurn = useCallback(() => {
+    setVersion((v) => v + 1);
+    onChanged();
+  }, [onChanged]);
 
   async function runVerify() {
     setVerifyBusy(true);
@@ -267,37 +274,10 @@ export function SessionDetailView({
         </dl>
       </section>
 
+      <DiagnosisSection sessionId={s.id} turns={detail.turns} artifacts={detail.artifacts} onTurn={onTurn} />
+
       <PhotosSection sessionId={s.id} artifacts={detail.artifacts} verifyStatus={verifyStatus} onUploaded={onUploaded} />
 
-      <section className="card turns" aria-labelledby="turns-heading">
-        <div className="card-head">
-          <h3 id="turns-heading">
-            Conversation <span className="muted">({detail.turns.length})</span>
-          </h3>
-        </div>
-        {detail.turns.length === 0 ? (
-          <p className="empty" data-testid="turns-empty">
-            No conversation turns yet. The technician’s diagnosis steps will appear here.
-          </p>
-        ) : (
-          <ol className="turn-list" data-testid="turn-list">
-            {detail.turns.map((t) => (
-              <li key={t.id} className="turn" data-testid="turn">
-                <div className="turn-seq">#{t.seq}</div>
-                <div className="turn-body">
-                  <div className="turn-input">
-                    <span className="who">Tech</span> {t.input}
-                  </div>
-                  <div className="turn-reply">
-                    <span className="who">Desk</span> {t.reply}
-                  </div>
-                  <div className="turn-meta muted small">{formatTimestamp(t.created_at)}</div>
-                </div>
-              </li>
-            ))}
-          </ol>
-        )}
-      </section>
     </div>
   );
 }

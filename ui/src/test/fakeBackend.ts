@@ -83,3 +83,212 @@ export function makeArtifact(sessionId: string, over: Record<string, unknown> = 
     ...over,
   };
 }
+
+// ---- a scripted stand-in for the context engine (chat_turn, session_context, report_list, report_export) ----
+
+export interface FakeDiagnosis {
+  /** The handlers to pass to installFakeBackend (session_show included). */
+  handlers: Record<string, Handler>;
+  session: ReturnType<typeof makeSession>;
+  /** The next chat_turn fails with this AppError. */
+  failNext(code: string, message: string): void;
+  /** The next chat_turn waits until the returned function is called. */
+  holdNext(): () => void;
+  /** Changes the context (e.g. escalated, superseded facts). */
+  patchContext(patch: Record<string, unknown>): void;
+}
+
+const STEPS = [
+  { id: 'panel_fuse', question: 'Is the fan circuit fuse in the 12 V distribution panel intact?' },
+  { id: 'fan_fuse', question: "Is the fan's own fuse intact?" },
+  { id: 'terminal_voltage', question: 'What DC voltage do you read across the motor terminals?' },
+];
+const LABOR_LINES: [string, number][] = [
+  ['Diagnose 12 VDC fan circuit', 0.5],
+  ['Check circuit for short to ground', 0.3],
+  ['Replace fuse and verify operation', 0.2],
+];
+
+/**
+ * A small, deterministic imitation of the engine's dc_12v walk: "…fan…" starts
+ * it, "where is …" opens a Locate subflow, "back to the step" closes it,
+ * "panel fuse blown" isolates, "confirm labor" / "make it X" / "skip labor"
+ * set the labor, "write the report" writes a revision. Anything else is a fallback.
+ */
+export function fakeDiagnosis(over: Record<string, unknown> = {}): FakeDiagnosis {
+  const session = makeSession({ complaint: 'Roof vent fan dead', ...over });
+  const turns: any[] = [];
+  const artifacts: any[] = [];
+  const reports: { revision: number; language: string; format: string; body: string; created_at: string }[] = [];
+  let system: { id: string; title: string } | null = null;
+  let active: string | null = null;
+  const completed: string[] = [];
+  let stack: { topic: string; submode: string; return_step: string | null }[] = [];
+  const facts: any[] = [];
+  let isolation = { complete: false, finding: null as string | null, invalidated: false, cause: null as string | null };
+  let labor = { mode: 'none', hours: null as string | null };
+  let last: { id: string; why: string } | null = null;
+  let escalated = false;
+  let fail: { code: string; message: string } | null = null;
+  let hold: Promise<void> | null = null;
+  let extra: Record<string, unknown> = {};
+
+  const laborLines = () => {
+    if (labor.mode === 'none' || labor.hours == null) return [];
+    const total = Number(labor.hours);
+    const base = LABOR_LINES.reduce((s, [, h]) => s + h, 0);
+    return LABOR_LINES.map(([task, h]) => ({ task, hours: ((h * total) / base).toFixed(1) }));
+  };
+
+  const context = () => ({
+    session_id: session.id,
+    language: 'en',
+    mode: isolation.complete ? 'authorization' : 'diagnostic',
+    submode: stack.length ? stack[stack.length - 1].submode : 'main',
+    system,
+    steps: system
+      ? STEPS.map((s) => ({ ...s, status: completed.includes(s.id) ? 'completed' : s.id === active ? 'active' : 'open' }))
+      : [],
+    facts,
+    isolation,
+    labor: { ...labor, lines: laborLines() },
+    topic_stack: stack,
+    last_transition: last,
+    escalated,
+    report_ready: isolation.complete,
+    quick_answers: active && stack.length === 0 ? [{ label: 'Yes', text: 'yes' }, { label: 'No', text: 'no' }] : [],
+    reports: reports.map((r) => ({ revision: r.revision, created_at: r.created_at })),
+    ...extra,
+  });
+
+  function engine(text: string): { kind: string; text: string; step_id: string | null; transition: string } {
+    const t = text.toLowerCase();
+    if (/write the report/.test(t)) {
+      if (!isolation.complete) return { kind: 'refusal', text: 'The cause is not isolated yet.', step_id: null, transition: 'D7_report' };
+      const body = `Complaint:\n${session.complaint}\n\nCause:\n${isolation.cause}\n\nEstimated labor:\n${laborLines()
+        .map((l) => `- ${l.task}: ${l.hours} hr`)
+        .join('\n')}\nTotal labor: ${labor.hours} hr\n`;
+      reports.push({ revision: reports.length + 1, language: 'en', format: 'markdown', body, created_at: '2026-11-23T10:00:00Z' });
+      return { kind: 'report', text: body, step_id: null, transition: 'D7_report' };
+    }
+    if (/^where is/.test(t) && system) {
+      stack = [{ topic: 'fan_fuse:Locate', submode: 'locate', return_step: active }];
+      return { kind: 'answer', text: 'Where: at the fan itself.\nBack to the step: ' + STEPS[0].question, step_id: active, transition: 'D2_subflow' };
+    }
+    if (/back to the step/.test(t) && stack.length) {
+      stack = [];
+      return { kind: 'question', text: STEPS[0].question, step_id: active, transition: 'D2_subflow' };
+    }
+    if (/panel fuse (blown|bad)/.test(t) && system) {
+      completed.push('panel_fuse');
+      active = null;
+      facts.push({ id: `f${facts.length + 1}`, name: 'panel_fuse_open', subject: 'panel_fuse', text, value: null, unit: null, source: 'technician', superseded_by: null });
+      isolation = { complete: true, finding: 'panel_fuse_open', invalidated: false, cause: 'Fan fuse at the 12 V panel open.' };
+      labor = { mode: 'draft', hours: '1.0' };
+      return { kind: 'labor_draft', text: 'Isolation complete. Labor draft: 1.0 h.', step_id: null, transition: 'D4_terminal' };
+    }
+    const adjust = /make it (\d+(?:\.\d+)?)/.exec(t);
+    if (adjust && labor.mode !== 'none') {
+      labor = { mode: 'confirmed', hours: adjust[1] };
+      return { kind: 'answer', text: `Labor confirmed: ${adjust[1]} h.`, step_id: null, transition: 'D6_labor_update' };
+    }
+    if (/confirm labor/.test(t) && labor.mode !== 'none') {
+      labor = { ...labor, mode: 'confirmed' };
+      return { kind: 'answer', text: `Labor confirmed: ${labor.hours} h.`, step_id: null, transition: 'D6_labor_update' };
+    }
+    if (/skip labor/.test(t) && labor.mode !== 'none') {
+      labor = { ...labor, mode: 'skipped' };
+      return { kind: 'answer', text: 'Labor skipped.', step_id: null, transition: 'D6_labor_update' };
+    }
+    if (/fan/.test(t) && !system) {
+      system = { id: 'dc_12v', title: '12 V DC circuits (roof vent fans, lights)' };
+      active = 'panel_fuse';
+      return { kind: 'question', text: STEPS[0].question, step_id: active, transition: 'T1_root_entry' };
+    }
+    return { kind: 'fallback', text: "I couldn't read a result from that.", step_id: active, transition: 'D8_fallback' };
+  }
+
+  const handlers: Record<string, Handler> = {
+    session_show: () => ({ session: { ...session, turn_count: turns.length }, turns, artifacts, state: {} }),
+    chat_turn: async (p: { session_id: string; text: string; attachments: { file_name: string; content_base64: string }[] }) => {
+      if (hold) await hold;
+      if (fail) {
+        const f = fail;
+        fail = null;
+        throw appError(f.code, f.message);
+      }
+      if (p.session_id !== session.id) throw appError('not_found', `session ${p.session_id} not found`);
+      const reply = engine(p.text);
+      const seq = turns.length + 1;
+      const turnId = `t${seq}`;
+      for (const a of p.attachments ?? []) artifacts.push(makeArtifact(session.id, { file_name: a.file_name, turn_id: turnId }));
+      last = { id: reply.transition, why: `${reply.transition} fired` };
+      // Like the real server: the stored reply is the text, its kind is in the trace.
+      turns.push({
+        id: turnId,
+        session_id: session.id,
+        seq,
+        created_at: '2026-11-23T10:00:00Z',
+        input: p.text,
+        reply: reply.text,
+        intent: null,
+        transition: reply.transition,
+        trace: { fired: reply.transition, reply_kind: reply.kind, why: [] },
+      });
+      return {
+        turn: seq,
+        session_id: session.id,
+        language: 'en',
+        intent: null,
+        transition: reply.transition,
+        mode: context().mode,
+        submode: context().submode,
+        system: system?.id ?? null,
+        active_step: active,
+        completed_steps: completed,
+        topic_stack: stack,
+        isolation: { complete: isolation.complete, finding: isolation.finding, invalidated: isolation.invalidated },
+        labor,
+        reply: { kind: reply.kind, text: reply.text, step_id: reply.step_id, citations: [] },
+        escalated,
+        facts: facts.map((f) => f.name),
+        new_facts: [],
+        superseded: [],
+        report_revision: reply.kind === 'report' ? reports.length : null,
+        trace: `${reply.transition} fired`,
+      };
+    },
+    session_context: (p: { session_id: string }) => {
+      if (p.session_id !== session.id) throw appError('not_found', `session ${p.session_id} not found`);
+      return context();
+    },
+    report_list: () => ({ reports }),
+    report_export: (p: { session_id: string; revision?: number }) => {
+      const r = p.revision == null ? reports[reports.length - 1] : reports.find((x) => x.revision === p.revision);
+      if (!r) throw appError('not_found', `session ${p.session_id} has no final report yet`);
+      return { revision: r.revision, file_name: `report-${session.id.slice(0, 8)}-r${r.revision}.md`, format: 'markdown', content: `# Service report\n\n${r.body}` };
+    },
+  };
+
+  return {
+    handlers,
+    session,
+    failNext: (code, message) => {
+      fail = { code, message };
+    },
+    holdNext: () => {
+      let release = () => {};
+      hold = new Promise<void>((r) => {
+        release = () => {
+          hold = null;
+          r();
+        };
+      });
+      return release;
+    },
+    patchContext: (patch) => {
+      if ('escalated' in patch) escalated = !!patch.escalated;
+      extra = { ...extra, ...patch };
+    },
+  };
+}

@@ -1,0 +1,384 @@
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { act } from 'react';
+import { readFileBytes } from '../files';
+import { SessionDetailView } from './SessionDetail';
+import { appError, fakeDiagnosis, installFakeBackend, type FakeDiagnosis, type Handler } from '../test/fakeBackend';
+import { allByTestId, byTestId, click, render, typeInto, waitFor, type Rendered } from '../test/render';
+
+let view: Rendered | null = null;
+
+afterEach(() => {
+  view?.unmount();
+  view = null;
+  vi.unstubAllGlobals();
+});
+
+async function open(handlers: Record<string, Handler> = {}, diag: FakeDiagnosis = fakeDiagnosis()) {
+  const backend = installFakeBackend({ ...diag.handlers, artifact_content: () => ({ mime: 'image/jpeg', content_base64: '/9j/' }), ...handlers });
+  const onChanged = vi.fn();
+  view = render(<SessionDetailView sessionId={diag.session.id} onChanged={onChanged} onDeleted={() => {}} />);
+  const root = view.container;
+  await waitFor(() => byTestId(root, 'context-system'));
+  return { backend, root, diag, onChanged, input: byTestId(root, 'chat-input') as HTMLTextAreaElement };
+}
+
+function pressEnter(el: HTMLElement, shift = false) {
+  act(() => {
+    el.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', shiftKey: shift, bubbles: true, cancelable: true }));
+  });
+}
+
+/** Types a message and presses Enter; resolves once the reply is shown. */
+async function say(root: HTMLElement, text: string) {
+  const before = allByTestId(root, 'chat-turn').length;
+  const input = byTestId(root, 'chat-input')!;
+  typeInto(input, text);
+  pressEnter(input);
+  await waitFor(() => allByTestId(root, 'chat-turn').length === before + 1);
+  return allByTestId(root, 'chat-turn')[before];
+}
+
+describe('chat history', () => {
+  it('shows stored turns with a badge per reply kind (reply JSON or text + trace) and reports as sections', async () => {
+    const diag = fakeDiagnosis();
+    const t = (seq: number, reply: unknown, trace: unknown = {}) => ({
+      id: `t${seq}`,
+      session_id: diag.session.id,
+      seq,
+      created_at: '2026-11-23T10:00:00Z',
+      input: `message ${seq}`,
+      reply,
+      intent: null,
+      transition: null,
+      trace,
+    });
+    const turns = [
+      t(1, JSON.stringify({ kind: 'question', text: 'Is the panel fuse OK?', step_id: 'panel_fuse', citations: [] })),
+      t(2, 'Say that again?', { reply_kind: 'clarification' }),
+      t(3, { kind: 'refusal', text: 'Not without a finding.', step_id: null, citations: ['procedure:dc_12v'] }),
+      t(4, 'Complaint:\nFan dead.\n\nCause:\nFuse open.\n\nEstimated labor:\nTotal labor: 1.5 hr\n', { reply_kind: 'report' }),
+    ];
+    const { root } = await open({ session_show: () => ({ session: diag.session, turns, artifacts: [], state: {} }) }, diag);
+    await waitFor(() => allByTestId(root, 'chat-turn').length === 4);
+    const shown = allByTestId(root, 'chat-turn');
+    expect(shown.map((el) => byTestId(el, 'reply-kind')!.textContent)).toEqual(['Question', 'Clarification', 'Refused', 'Report']);
+    expect(shown.map((el) => el.getAttribute('data-kind'))).toEqual(['question', 'clarification', 'refusal', 'report']);
+    expect(byTestId(shown[0], 'chat-reply')!.textContent).toBe('Is the panel fuse OK?');
+    expect(byTestId(shown[2], 'citations')!.textContent).toContain('procedure:dc_12v');
+    // A report is preformatted text, one block per section.
+    expect(byTestId(shown[3], 'chat-reply')).toBeNull();
+    const sections = allByTestId(shown[3], 'report-section');
+    expect(sections.map((s) => s.getAttribute('data-title'))).toEqual(['Complaint', 'Cause', 'Estimated labor']);
+    expect(sections[2].querySelector('pre')!.textContent).toBe('Total labor: 1.5 hr');
+    expect(byTestId(root, 'turns-empty')).toBeNull();
+  });
+
+  it('shows the empty state for a new session', async () => {
+    const { root } = await open();
+    expect(byTestId(root, 'turns-empty')).not.toBeNull();
+    expect(byTestId(root, 'context-system')!.textContent).toBe('No procedure yet');
+  });
+});
+
+describe('sending', () => {
+  it('sends on Enter (not Shift+Enter), shows "sending…", keeps focus and refreshes the context', async () => {
+    const diag = fakeDiagnosis();
+    const { root, backend, input, onChanged } = await open({}, diag);
+    input.focus();
+    typeInto(input, 'roof vent fan');
+    pressEnter(input, true);
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 30));
+    });
+    expect(backend.callsOf('chat_turn')).toHaveLength(0);
+
+    typeInto(input, "roof vent fan doesn't work");
+    const release = diag.holdNext();
+    pressEnter(input);
+    await waitFor(() => byTestId(root, 'chat-pending'));
+    expect(byTestId(root, 'chat-pending')!.textContent).toContain('sending…');
+    expect(byTestId(root, 'chat-send')!.textContent).toBe('Sending…');
+    expect((byTestId(root, 'chat-send') as HTMLButtonElement).disabled).toBe(true);
+    expect(input.readOnly).toBe(true);
+    // A second Enter while sending sends nothing more.
+    pressEnter(input);
+    release();
+    await waitFor(() => allByTestId(root, 'chat-turn').length === 1);
+    expect(backend.callsOf('chat_turn')).toEqual([{ session_id: diag.session.id, text: "roof vent fan doesn't work", attachments: [] }]);
+    expect(byTestId(root, 'chat-pending')).toBeNull();
+    expect(input.value).toBe('');
+    expect(input.readOnly).toBe(false);
+    expect(document.activeElement).toBe(input);
+    expect(byTestId(allByTestId(root, 'chat-turn')[0], 'reply-kind')!.textContent).toBe('Question');
+    // The context is fetched again after the turn, and the list is told.
+    await waitFor(() => byTestId(root, 'context-system')!.textContent!.includes('12 V DC'));
+    expect(backend.callsOf('session_context').length).toBeGreaterThanOrEqual(2);
+    expect(onChanged).toHaveBeenCalled();
+  });
+
+  it('shows a backend error next to the input and keeps the typed text', async () => {
+    const diag = fakeDiagnosis();
+    const { root, input } = await open({}, diag);
+    diag.failNext('storage', 'cannot write the database: disk full');
+    typeInto(input, 'roof vent fan dead');
+    pressEnter(input);
+    const err = await waitFor(() => byTestId(root, 'chat-error'));
+    expect(err.textContent).toContain('cannot write the database: disk full');
+    expect(err.getAttribute('data-code')).toBe('storage');
+    expect(input.value).toBe('roof vent fan dead');
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(input);
+    expect(allByTestId(root, 'chat-turn')).toHaveLength(0);
+
+    // Sending again succeeds and clears the error.
+    pressEnter(input);
+    await waitFor(() => allByTestId(root, 'chat-turn').length === 1);
+    expect(byTestId(root, 'chat-error')).toBeNull();
+    expect(input.value).toBe('');
+  });
+
+  it('a failed button send keeps the draft too', async () => {
+    const diag = fakeDiagnosis();
+    const { root, input } = await open({}, diag);
+    await say(root, 'roof vent fan');
+    await waitFor(() => byTestId(root, 'quick-answer'));
+    typeInto(input, 'half-typed note');
+    diag.failNext('storage', 'database is locked');
+    click(byTestId(root, 'quick-answer'));
+    await waitFor(() => byTestId(root, 'chat-error'));
+    expect(input.value).toBe('half-typed note');
+  });
+
+  it('does not send an empty message', async () => {
+    const { root, backend, input } = await open();
+    typeInto(input, '   ');
+    pressEnter(input);
+    expect((byTestId(root, 'chat-send') as HTMLButtonElement).disabled).toBe(true);
+    expect(backend.callsOf('chat_turn')).toHaveLength(0);
+  });
+
+  it('sends picked photos as base64 and shows their thumbnail in the turn', async () => {
+    const diag = fakeDiagnosis();
+    const { root, backend, input } = await open({}, diag);
+    const fileInput = byTestId(root, 'chat-photo-input') as HTMLInputElement;
+    const file = new File([new Uint8Array([0xff, 0xd8, 0xff, 0xe0])], 'fuse.jpg', { type: 'image/jpeg' });
+    Object.defineProperty(fileInput, 'files', { configurable: true, value: [file] });
+    act(() => {
+      fileInput.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    expect(byTestId(root, 'chat-pick')!.getAttribute('data-name')).toBe('fuse.jpg');
+    typeInto(input, 'roof vent fan, fuse photo');
+    pressEnter(input);
+    await waitFor(() => allByTestId(root, 'chat-turn').length === 1);
+    expect(backend.callsOf('chat_turn')[0].attachments).toEqual([{ file_name: 'fuse.jpg', content_base64: '/9j/4A==' }]);
+    expect(byTestId(root, 'chat-pick')).toBeNull();
+    const img = (await waitFor(() => byTestId(root, 'turn-photo-img'))) as HTMLImageElement;
+    expect(img.src).toBe('data:image/jpeg;base64,/9j/');
+    expect(img.alt).toBe('fuse.jpg');
+    expect(byTestId(root, 'turn-photo')!.getAttribute('data-file-name')).toBe('fuse.jpg');
+  });
+
+  it('quick answers send their text', async () => {
+    const { root, backend } = await open();
+    await say(root, 'roof vent fan');
+    const buttons = await waitFor(() => (allByTestId(root, 'quick-answer').length === 2 ? allByTestId(root, 'quick-answer') : null));
+    expect(buttons.map((b) => b.textContent)).toEqual(['Yes', 'No']);
+    click(buttons[1]);
+    await waitFor(() => backend.callsOf('chat_turn').length === 2);
+    expect(backend.callsOf('chat_turn')[1].text).toBe('no');
+  });
+});
+
+describe('context panel', () => {
+  it('shows step statuses, facts with source (superseded struck through), isolation and the last transition', async () => {
+    const diag = fakeDiagnosis();
+    const { root } = await open({}, diag);
+    await say(root, 'roof vent fan');
+    await waitFor(() => allByTestId(root, 'context-step').length === 3);
+    expect(allByTestId(root, 'context-step').map((s) => s.getAttribute('data-status'))).toEqual(['active', 'open', 'open']);
+    expect(allByTestId(root, 'context-step').map((s) => s.querySelector('.step-mark')!.textContent)).toEqual(['▶', '○', '○']);
+    expect(byTestId(root, 'step-progress')!.textContent).toBe('0 of 3 checks done');
+    expect(byTestId(root, 'isolation')!.textContent).toContain('Not isolated yet');
+    expect(byTestId(root, 'labor-box')).toBeNull();
+    expect(byTestId(root, 'report-box')).toBeNull();
+
+    await say(root, 'panel fuse blown');
+    await waitFor(() => byTestId(root, 'isolation')!.getAttribute('data-complete') === 'true');
+    expect(allByTestId(root, 'context-step').map((s) => s.querySelector('.step-mark')!.textContent)).toEqual(['✓', '○', '○']);
+    expect(byTestId(root, 'step-progress')!.textContent).toBe('1 of 3 checks done');
+    expect(byTestId(root, 'isolation')!.textContent).toContain('Fan fuse at the 12 V panel open.');
+    expect(byTestId(root, 'isolation-finding')!.textContent).toBe('panel_fuse_open');
+    expect(byTestId(root, 'last-transition')!.textContent).toContain('D4_terminal');
+    const fact = byTestId(root, 'context-fact')!;
+    expect(fact.getAttribute('data-source')).toBe('technician');
+    expect(fact.textContent).toContain('technician');
+    expect(fact.querySelector('s')).toBeNull();
+
+    // A superseded fact is struck through and says so to screen readers.
+    diag.patchContext({
+      facts: [
+        { id: 'f1', name: 'battery_voltage', subject: 'battery', text: 'battery 11.9 V', value: '11.9', unit: 'VDC', source: 'technician', superseded_by: 'f2' },
+        { id: 'f2', name: 'battery_voltage', subject: 'battery', text: 'battery 12.6 V', value: '12.6', unit: 'VDC', source: 'inference' },
+      ],
+    });
+    await say(root, 'anything');
+    await waitFor(() => allByTestId(root, 'context-fact').length === 2);
+    const [old, cur] = allByTestId(root, 'context-fact');
+    expect(old.getAttribute('data-superseded')).toBe('true');
+    expect(old.querySelector('s')!.textContent).toBe('battery 11.9 V (11.9 VDC)');
+    expect(old.textContent).toContain('(superseded)');
+    expect(cur.querySelector('s')).toBeNull();
+    expect(cur.getAttribute('data-source')).toBe('inference');
+  });
+
+  it('shows the breadcrumb while a topic is open, and "Back to step" sends "back to the step"', async () => {
+    const { root, backend } = await open();
+    await say(root, 'roof vent fan');
+    expect(byTestId(root, 'breadcrumb')).toBeNull();
+    await say(root, 'where is the fan fuse?');
+    const crumb = await waitFor(() => byTestId(root, 'breadcrumb'));
+    expect(Array.from(crumb.querySelectorAll('li')).map((li) => li.textContent)).toEqual(['Step', 'Locate: fan fuse']);
+    expect(crumb.querySelector('li[aria-current="location"]')!.textContent).toBe('Locate: fan fuse');
+    click(byTestId(root, 'back-to-step'));
+    await waitFor(() => allByTestId(root, 'chat-turn').length === 3);
+    expect(backend.callsOf('chat_turn')[2].text).toBe('back to the step');
+    await waitFor(() => byTestId(root, 'breadcrumb') === null);
+  });
+
+  it('shows an escalation banner when escalated', async () => {
+    const diag = fakeDiagnosis();
+    diag.patchContext({ escalated: true });
+    const { root } = await open({}, diag);
+    const banner = await waitFor(() => byTestId(root, 'escalation-banner'));
+    expect(banner.getAttribute('role')).toBe('alert');
+    expect(banner.textContent).toContain('Escalated');
+  });
+
+  it('shows a context error without blocking the chat', async () => {
+    const diag = fakeDiagnosis();
+    installFakeBackend({
+      ...diag.handlers,
+      session_context: () => {
+        throw appError('unknown_command', 'unknown command "session_context"');
+      },
+    });
+    view = render(<SessionDetailView sessionId={diag.session.id} onChanged={() => {}} onDeleted={() => {}} />);
+    const err = await waitFor(() => byTestId(view!.container, 'context-error'));
+    expect(err.getAttribute('data-code')).toBe('unknown_command');
+    await say(view.container, 'roof vent fan');
+  });
+});
+
+describe('labor', () => {
+  async function isolated() {
+    const ctx = await open();
+    await say(ctx.root, 'roof vent fan');
+    await say(ctx.root, 'panel fuse blown');
+    await waitFor(() => byTestId(ctx.root, 'labor-box'));
+    return ctx;
+  }
+
+  it('shows the draft with its lines, and Confirm / Skip send their phrases', async () => {
+    const { root, backend } = await isolated();
+    expect(byTestId(root, 'labor-box')!.getAttribute('data-mode')).toBe('draft');
+    expect(byTestId(root, 'labor-mode')!.textContent).toBe('Draft');
+    expect(byTestId(root, 'labor-hours')!.textContent).toBe('1.0 hr');
+    expect(allByTestId(root, 'labor-line').map((l) => l.textContent)).toEqual([
+      'Diagnose 12 VDC fan circuit0.5 hr',
+      'Check circuit for short to ground0.3 hr',
+      'Replace fuse and verify operation0.2 hr',
+    ]);
+    click(byTestId(root, 'labor-confirm'));
+    await waitFor(() => byTestId(root, 'labor-box')!.getAttribute('data-mode') === 'confirmed');
+    click(byTestId(root, 'labor-skip'));
+    await waitFor(() => byTestId(root, 'labor-box')!.getAttribute('data-mode') === 'skipped');
+    expect(backend.callsOf('chat_turn').map((c) => c.text).slice(2)).toEqual(['confirm labor', 'skip labor']);
+  });
+
+  it('Adjust sends "make it X", and refuses a bad number without sending', async () => {
+    const { root, backend } = await isolated();
+    const hours = byTestId(root, 'labor-hours-input') as HTMLInputElement;
+    typeInto(hours, 'lots');
+    click(byTestId(root, 'labor-adjust'));
+    expect(byTestId(root, 'labor-hours-error')!.textContent).toMatch(/number/);
+    expect(hours.getAttribute('aria-invalid')).toBe('true');
+    expect(backend.callsOf('chat_turn')).toHaveLength(2);
+
+    typeInto(hours, '1,5');
+    expect(byTestId(root, 'labor-hours-error')).toBeNull();
+    click(byTestId(root, 'labor-adjust'));
+    await waitFor(() => backend.callsOf('chat_turn').length === 3);
+    expect(backend.callsOf('chat_turn')[2].text).toBe('make it 1.5');
+    await waitFor(() => byTestId(root, 'labor-hours')!.textContent === '1.5 hr');
+    expect(byTestId(root, 'labor-mode')!.textContent).toBe('Confirmed');
+  });
+
+  it('never blocks the chat: the technician can keep typing with a draft open', async () => {
+    const { root, backend } = await isolated();
+    await say(root, 'also the lights flicker');
+    expect(backend.callsOf('chat_turn')).toHaveLength(3);
+    expect(byTestId(root, 'labor-box')!.getAttribute('data-mode')).toBe('draft');
+  });
+});
+
+describe('report', () => {
+  it('"Write report" sends the phrase, previews the latest revision and exports it as Markdown', async () => {
+    const created: Blob[] = [];
+    const createObjectURL = vi.fn((b: Blob) => {
+      created.push(b);
+      return 'blob:report';
+    });
+    // jsdom has no object URLs: lend them for this test only.
+    const urlStatics = URL as unknown as Record<string, unknown>;
+    urlStatics.createObjectURL = createObjectURL;
+    urlStatics.revokeObjectURL = vi.fn();
+    onTestFinished(() => {
+      delete urlStatics.createObjectURL;
+      delete urlStatics.revokeObjectURL;
+    });
+    const clicked: { href: string; download: string }[] = [];
+    const anchorClick = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push({ href: this.href, download: this.download });
+    });
+
+    const { root, backend, diag } = await open();
+    await say(root, 'roof vent fan');
+    expect(byTestId(root, 'write-report')).toBeNull();
+    await say(root, 'panel fuse blown');
+    await say(root, 'make it 1.5');
+    const write = await waitFor(() => byTestId(root, 'write-report'));
+    expect(write.textContent).toBe('Write report');
+    click(write);
+    await waitFor(() => allByTestId(root, 'chat-turn').length === 4);
+    expect(backend.callsOf('chat_turn')[3].text).toBe('write the report');
+    const preview = await waitFor(() => byTestId(root, 'report-preview'));
+    expect(preview.textContent).toContain('Total labor: 1.5 hr');
+    expect(byTestId(root, 'report-revision')!.getAttribute('data-revision')).toBe('1');
+    await waitFor(() => byTestId(root, 'write-report')!.textContent === 'Write new revision');
+
+    click(byTestId(root, 'export-markdown'));
+    const note = await waitFor(() => byTestId(root, 'report-export-note'));
+    expect(backend.callsOf('report_export')).toEqual([{ session_id: diag.session.id, revision: 1 }]);
+    const name = `report-${diag.session.id.slice(0, 8)}-r1.md`;
+    expect(note.textContent).toContain(name);
+    expect(clicked).toEqual([{ href: 'blob:report', download: name }]);
+    expect(created[0].type).toBe('text/markdown;charset=utf-8');
+    expect(new TextDecoder().decode(await readFileBytes(created[0]))).toContain('# Service report');
+    anchorClick.mockRestore();
+  });
+
+  it('shows an export error readably', async () => {
+    const { root } = await open({
+      report_export: () => {
+        throw appError('not_found', 'session has no final report yet');
+      },
+    });
+    await say(root, 'roof vent fan');
+    await say(root, 'panel fuse blown');
+    await say(root, 'write the report');
+    click(await waitFor(() => byTestId(root, 'export-markdown')));
+    const err = await waitFor(() => byTestId(root, 'report-export-error'));
+    expect(err.textContent).toContain('no final report yet');
+    expect(err.getAttribute('data-code')).toBe('not_found');
+  });
+});
