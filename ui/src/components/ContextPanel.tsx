@@ -58,7 +58,8 @@ export function ContextPanel({
 
       {c.escalated && (
         <div className="escalation-banner" role="alert" data-testid="escalation-banner">
-          <strong>Escalated.</strong> This session needs a senior technician or the manufacturer.
+          <strong>Escalated.</strong> The assistant handed this session on: it needs attention beyond the guided
+          procedure.
         </div>
       )}
 
@@ -195,7 +196,7 @@ export function ContextPanel({
 
       {c.last_transition && (
         <p className="last-transition muted small" data-testid="last-transition">
-          Last step: <code>{c.last_transition.id}</code> — {c.last_transition.why}
+          Last transition: <code>{c.last_transition.id}</code> — {c.last_transition.why}
         </p>
       )}
     </aside>

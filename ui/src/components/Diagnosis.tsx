@@ -108,11 +108,13 @@ export function DiagnosisSection({
   const stored = entriesFromTurns(turns, artifacts);
   const entries = mergeEntries(stored, local) as (ChatEntry & { previews?: LocalEntry['previews'] })[];
 
-  // New content goes to the bottom of a fixed-height history: keep it in view.
+  // New content goes to the bottom of a fixed-height history: keep it in view,
+  // also when the composer below grows (photos picked, an error shown).
+  const quickCount = context?.quick_answers.length ?? 0;
   useLayoutEffect(() => {
     const el = history.current;
     if (el) el.scrollTop = el.scrollHeight;
-  }, [entries.length, pending]);
+  }, [entries.length, pending, sendError, picks.length, quickCount]);
 
   const send = useCallback(
     async (text: string, fromComposer: boolean) => {
@@ -289,23 +291,22 @@ export function DiagnosisSection({
             </div>
           </form>
 
-          {context && context.quick_answers.length > 0 && (
-            <div className="quick-answers" role="group" aria-label="Quick answers" data-testid="quick-answers">
-              {context.quick_answers.map((q) => (
-                <button
-                  key={`${q.label}:${q.text}`}
-                  type="button"
-                  className="btn quick"
-                  data-testid="quick-answer"
-                  onClick={() => void send(q.text, false)}
-                  disabled={sending}
-                  title={`Send “${q.text}”`}
-                >
-                  {q.label}
-                </button>
-              ))}
-            </div>
-          )}
+          {/* Always there (reserved height), so answers coming and going do not resize the history. */}
+          <div className="quick-answers" role="group" aria-label="Quick answers" data-testid="quick-answers">
+            {(context?.quick_answers ?? []).map((q) => (
+              <button
+                key={`${q.label}:${q.text}`}
+                type="button"
+                className="btn quick"
+                data-testid="quick-answer"
+                onClick={() => void send(q.text, false)}
+                disabled={sending}
+                title={`Send “${q.text}”`}
+              >
+                {q.label}
+              </button>
+            ))}
+          </div>
         </div>
 
         <ContextPanel
