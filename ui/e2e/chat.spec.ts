@@ -153,3 +153,27 @@ test('a chat error is shown next to the input and the typed text is kept', async
   await expect(err).toHaveCount(0);
   await expect(input).toHaveValue('');
 });
+
+test.describe('dark theme', () => {
+  test.use({ colorScheme: 'dark' });
+
+  test('the chat screen follows the system dark theme', async ({ page, request }, testInfo) => {
+    const complaint = unique('Dark shop roof vent fan');
+    const s = await createSession(request, { complaint });
+    for (const text of ["roof vent fan doesn't work", 'where is the fan fuse?']) {
+      await apiCall(request, 'chat_turn', { session_id: s.id, text, attachments: [] });
+    }
+    await openSession(page, complaint);
+    await expect(page.getByTestId('chat-turn')).toHaveCount(2);
+    await expect(page.getByTestId('breadcrumb')).toBeVisible();
+    const colors = await page.evaluate(() => ({
+      bg: getComputedStyle(document.documentElement).backgroundColor,
+      panel: getComputedStyle(document.querySelector('.card')!).backgroundColor,
+      input: getComputedStyle(document.querySelector('[data-testid="chat-input"]')!).backgroundColor,
+      text: getComputedStyle(document.body).color,
+    }));
+    expect(colors).toEqual({ bg: 'rgb(15, 20, 27)', panel: 'rgb(23, 29, 38)', input: 'rgb(23, 29, 38)', text: 'rgb(227, 232, 239)' });
+    await page.getByTestId('diagnosis').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await page.screenshot({ path: testInfo.outputPath('chat-screen-dark.png') });
+  });
+});
