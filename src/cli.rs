@@ -47,6 +47,9 @@ enum Command {
     /// Check the diagnostic procedure catalog
     #[command(subcommand)]
     Procedures(ProceduresCmd),
+    /// List and export a session's final report revisions
+    #[command(subcommand)]
+    Report(ReportCmd),
     /// Tools for testing the store itself
     #[command(subcommand, hide = true)]
     Dev(DevCmd),
@@ -74,6 +77,28 @@ enum ProceduresCmd {
     Check {
         /// A directory of *.toml procedure files to validate instead
         dir: Option<PathBuf>,
+    },
+}
+
+#[derive(Subcommand)]
+enum ReportCmd {
+    /// The report revisions of a session, oldest first
+    List {
+        session_id: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write a report revision as Markdown (the newest unless --revision)
+    Export {
+        session_id: String,
+        #[arg(long)]
+        revision: Option<u32>,
+        /// Write to this file (or into this directory under the report's own name)
+        /// instead of standard output
+        #[arg(long, value_name = "PATH")]
+        out: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -238,6 +263,7 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
         Command::Serve(args) => serve_cmd(&desk, args).await?,
         Command::Dev(cmd) => dev(&desk, cmd).await?,
         Command::Chat(args) => chat(&desk, args).await?,
+        Command::Report(cmd) => report(&desk, cmd).await?,
         Command::Procedures(_) => unreachable!("handled before the data dir is opened"),
     };
     desk.close().await;
@@ -370,7 +396,7 @@ async fn chat(desk: &Desk, args: ChatArgs) -> Result<ExitCode, AppError> {
 fn procedures_check(dir: Option<&std::path::Path>) -> Result<ExitCode, AppError> {
     let catalog = match dir {
         Some(dir) => Catalog::from_dir(dir),
-        None => Catalog::embedded(),
+        None => Catalog::embedded().and_then(|c| c.build_all().map(|()| c)),
     }
     .map_err(|e| AppError::new("invalid_procedure", e.to_string()))?;
     for p in &catalog.procedures {
@@ -526,6 +552,65 @@ async fn session(desk: &Desk, cmd: SessionCmd) -> Result<ExitCode, AppError> {
 
 /// Write an export next to its destination and rename it into place, so a
 /// crash never leaves half a file under the real name.
+async fn report(desk: &Desk, cmd: ReportCmd) -> Result<ExitCode, AppError> {
+    match cmd {
+        ReportCmd::List { session_id, json } => {
+            let list = api::report_list(desk, api::SessionRef { session_id }).await?;
+            if json {
+                print_json(&list)?;
+            } else if list.reports.is_empty() {
+                println!("no report yet");
+            } else {
+                for r in &list.reports {
+                    let first = r.body.lines().nth(1).unwrap_or("");
+                    println!("r{}  {}  {}  {first}", r.revision, r.created_at, r.language);
+                }
+            }
+        }
+        ReportCmd::Export {
+            session_id,
+            revision,
+            out,
+            json,
+        } => {
+            let export = api::report_export(
+                desk,
+                api::ReportExportRequest {
+                    session_id,
+                    revision,
+                },
+            )
+            .await?;
+            let written = match out {
+                Some(path) => {
+                    let path = if path.is_dir() {
+                        path.join(&export.file_name)
+                    } else {
+                        path
+                    };
+                    write_atomically(&path, export.content.as_bytes())?;
+                    Some(path)
+                }
+                None => None,
+            };
+            match (json, &written) {
+                (true, _) => print_json(&serde_json::json!({
+                    "revision": export.revision,
+                    "file_name": export.file_name,
+                    "format": export.format,
+                    "path": written.as_ref().map(|p| p.display().to_string()),
+                    "content": if written.is_none() { Some(&export.content) } else { None },
+                }))?,
+                (false, Some(path)) => {
+                    println!("wrote revision {} to {}", export.revision, path.display())
+                }
+                (false, None) => print!("{}", export.content),
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<(), AppError> {
     let fail = |e: std::io::Error| {
         AppError::new(

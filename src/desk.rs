@@ -11,6 +11,7 @@ use crate::artifacts::{
 };
 use crate::engine::catalog::{Catalog, CatalogError};
 use crate::engine::report::PhotoRef;
+use crate::engine::view::{session_view, SessionView};
 use crate::engine::{Engine, SessionState, TurnContext, TurnOutcome};
 use crate::store::{
     Artifact, NewArtifact, NewSession, NewTurn, RecordedTurn, Session, SessionFilter, Store,
@@ -108,8 +109,8 @@ impl Desk {
         let store = Store::open(&data_dir.join(DB_FILE)).await?;
         let blobs = BlobStore::open(data_dir.join("artifacts"))?;
         let catalog = match std::env::var_os(PROCEDURES_DIR_ENV) {
-            Some(dir) => Catalog::from_dir(Path::new(&dir))?,
-            None => Catalog::embedded()?,
+            Some(dir) => std::sync::Arc::new(Catalog::from_dir(Path::new(&dir))?),
+            None => Catalog::embedded_shared()?,
         };
         Ok(Desk {
             inner: Arc::new(Inner {
@@ -390,6 +391,18 @@ impl Desk {
         }
         let recorded = self.record_turn(session_id, &turn).await?;
         Ok((recorded, outcome))
+    }
+
+    /// Where a session stands, for the app's context panel: the engine's view
+    /// of its latest state, and the newest turn (for the last transition).
+    pub async fn session_context(
+        &self,
+        session_id: &str,
+    ) -> Result<(SessionView, Option<crate::store::Turn>)> {
+        self.store().session(session_id).await?;
+        let (_, state) = self.store().latest_state(session_id).await?;
+        let last = self.store().last_turn(session_id).await?;
+        Ok((session_view(&self.engine().catalog, &state), last))
     }
 
     /// Report revisions of a session, oldest first: (revision, language, body, created_at).

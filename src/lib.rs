@@ -6,6 +6,7 @@ pub mod api;
 pub mod artifacts;
 pub mod desk;
 pub mod engine;
+pub mod export;
 pub mod serve;
 pub mod store;
 

@@ -35,6 +35,8 @@ pub const COMMANDS: &[&str] = &[
     "artifact_content",
     "chat_turn",
     "report_list",
+    "report_export",
+    "session_context",
 ];
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -389,6 +391,94 @@ pub async fn report_list(desk: &Desk, req: SessionRef) -> Result<ReportList, App
     Ok(ReportList { reports })
 }
 
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReportExportRequest {
+    pub session_id: String,
+    /// The revision to export; the newest when absent.
+    #[serde(default)]
+    pub revision: Option<u32>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ReportExport {
+    pub revision: u32,
+    pub file_name: String,
+    pub format: &'static str,
+    pub content: String,
+}
+
+/// A finalized report revision as a Markdown document.
+pub async fn report_export(
+    desk: &Desk,
+    req: ReportExportRequest,
+) -> Result<ReportExport, AppError> {
+    let session = desk.store().session(&req.session_id).await?;
+    let reports = desk.reports(&req.session_id).await?;
+    let found = match req.revision {
+        Some(rev) => reports.into_iter().find(|r| r.0 == rev),
+        None => reports.into_iter().last(),
+    };
+    let (revision, language, body, created_at) = found.ok_or_else(|| {
+        AppError::new(
+            "not_found",
+            match req.revision {
+                Some(rev) => format!("session {} has no report revision {rev}", req.session_id),
+                None => format!(
+                    "session {} has no final report yet: finish the diagnosis and ask for the report",
+                    req.session_id
+                ),
+            },
+        )
+    })?;
+    let report = crate::export::StoredReport {
+        revision,
+        language,
+        body,
+        created_at,
+    };
+    Ok(ReportExport {
+        revision,
+        file_name: crate::export::report_file_name(&session, revision, "md"),
+        format: "markdown",
+        content: crate::export::report_markdown(&session, &report),
+    })
+}
+
+/// Where a session stands, for the app's context panel.
+pub async fn session_context(desk: &Desk, req: SessionRef) -> Result<Value, AppError> {
+    let (view, last) = desk.session_context(&req.session_id).await?;
+    let reports: Vec<Value> = desk
+        .reports(&req.session_id)
+        .await?
+        .into_iter()
+        .map(|(revision, _, _, created_at)| serde_json::json!({"revision": revision, "created_at": created_at}))
+        .collect();
+    let mut out =
+        serde_json::to_value(&view).map_err(|e| AppError::new("internal", e.to_string()))?;
+    let last_transition = last.and_then(|t| {
+        let why = match &t.trace["why"] {
+            Value::Array(parts) => parts
+                .iter()
+                .filter_map(Value::as_str)
+                .collect::<Vec<_>>()
+                .join("; "),
+            other => other.as_str().unwrap_or_default().to_string(),
+        };
+        t.transition
+            .map(|id| serde_json::json!({"id": id, "why": why}))
+    });
+    if let Value::Object(map) = &mut out {
+        map.insert("session_id".into(), Value::from(req.session_id));
+        map.insert(
+            "last_transition".into(),
+            last_transition.unwrap_or(Value::Null),
+        );
+        map.insert("reports".into(), Value::from(reports));
+    }
+    Ok(out)
+}
+
 /// Run one command with its JSON payload. Unknown commands and payloads that
 /// do not fit the command are errors that name what was wrong.
 pub async fn dispatch(desk: &Desk, command: &str, payload: Value) -> Result<Value, AppError> {
@@ -409,6 +499,8 @@ pub async fn dispatch(desk: &Desk, command: &str, payload: Value) -> Result<Valu
         "artifact_content" => reply(artifact_content(desk, parse(command, payload)?).await?),
         "chat_turn" => chat_turn(desk, parse(command, payload)?).await,
         "report_list" => reply(report_list(desk, parse(command, payload)?).await?),
+        "report_export" => reply(report_export(desk, parse(command, payload)?).await?),
+        "session_context" => session_context(desk, parse(command, payload)?).await,
         other => Err(AppError::new(
             "unknown_command",
             format!("unknown command {other:?}; known: {}", COMMANDS.join(", ")),

@@ -9,6 +9,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::path::Path;
+use std::sync::{Arc, LazyLock, OnceLock};
 
 use regex::Regex;
 use serde::Deserialize;
@@ -155,18 +156,37 @@ impl Localized {
 
 /// A group of patterns from all languages, compiled into one case-insensitive
 /// regex: technicians mix languages in one message.
+///
+/// The syntax is checked when the catalog loads; the automaton is built on
+/// first use. Building every pattern of every procedure up front took most of
+/// a second, paid by every command even when it never chats.
 #[derive(Debug, Clone)]
-pub struct Patterns(Option<Regex>);
+pub struct Patterns(Option<LazyRegex>);
+
+#[derive(Debug, Clone)]
+struct LazyRegex {
+    source: String,
+    compiled: OnceLock<Regex>,
+}
+
+impl LazyRegex {
+    fn get(&self) -> &Regex {
+        self.compiled.get_or_init(|| {
+            Regex::new(&self.source).expect("the syntax was validated when the catalog loaded")
+        })
+    }
+}
 
 impl Patterns {
     pub fn is_match(&self, text: &str) -> bool {
-        self.0.as_ref().is_some_and(|r| r.is_match(text))
+        self.0.as_ref().is_some_and(|r| r.get().is_match(text))
     }
 
     /// Length of the longest match, for ranking competing outcomes.
     pub fn longest_match(&self, text: &str) -> Option<usize> {
         self.0
             .as_ref()?
+            .get()
             .find_iter(text)
             .map(|m| m.as_str().chars().count())
             .max()
@@ -174,6 +194,17 @@ impl Patterns {
 
     pub fn is_empty(&self) -> bool {
         self.0.is_none()
+    }
+
+    /// Build the automaton now; the only error left after parsing is a
+    /// pattern group too large to compile.
+    fn build(&self) -> Result<(), regex::Error> {
+        if let Some(r) = &self.0 {
+            if r.compiled.get().is_none() {
+                let _ = r.compiled.set(Regex::new(&r.source)?);
+            }
+        }
+        Ok(())
     }
 }
 
@@ -346,6 +377,15 @@ impl Catalog {
         Catalog::from_sources(EMBEDDED_PROCEDURES.iter().map(|(n, t)| (n.to_string(), *t)))
     }
 
+    /// The embedded catalog, compiled once per process and shared: compiling
+    /// every procedure's patterns costs far more than anything a turn does,
+    /// and the embedded sources cannot change while the process runs.
+    pub fn embedded_shared() -> Result<Arc<Catalog>, CatalogError> {
+        static EMBEDDED: LazyLock<Result<Arc<Catalog>, CatalogError>> =
+            LazyLock::new(|| Catalog::embedded().map(Arc::new));
+        EMBEDDED.clone()
+    }
+
     /// Every `*.toml` in `dir` (for authoring procedures without a rebuild).
     pub fn from_dir(dir: &Path) -> Result<Catalog, CatalogError> {
         let err = |message: String| CatalogError {
@@ -371,7 +411,9 @@ impl Catalog {
                 text,
             ));
         }
-        Catalog::from_sources(sources.iter().map(|(n, t)| (n.clone(), t.as_str())))
+        let catalog = Catalog::from_sources(sources.iter().map(|(n, t)| (n.clone(), t.as_str())))?;
+        catalog.build_all()?;
+        Ok(catalog)
     }
 
     pub fn from_sources<'a>(
@@ -402,6 +444,51 @@ impl Catalog {
 
     pub fn get(&self, system: &str) -> Option<&Procedure> {
         self.procedures.iter().find(|p| p.system == system)
+    }
+
+    /// Build every pattern's automaton now, so that a catalog being checked
+    /// (or authored from a directory) reports a pattern too large to compile
+    /// as an error with its file, instead of failing mid-conversation.
+    pub fn build_all(&self) -> Result<(), CatalogError> {
+        for p in &self.procedures {
+            let groups = p
+                .symptoms
+                .iter()
+                .map(|s| (format!("symptom `{}`", s.id), &s.patterns))
+                .chain(
+                    p.components
+                        .iter()
+                        .map(|c| (format!("component `{}`", c.id), &c.names)),
+                )
+                .chain(p.steps.iter().flat_map(|st| {
+                    std::iter::once((format!("step `{}` subject", st.id), &st.subject)).chain(
+                        st.outcomes.iter().map(move |o| {
+                            (
+                                format!("step `{}` outcome `{}` words", st.id, o.name),
+                                &o.words,
+                            )
+                        }),
+                    )
+                }))
+                .chain(
+                    p.findings
+                        .iter()
+                        .map(|f| (format!("finding `{}` repair", f.id), &f.repair)),
+                )
+                .chain(
+                    p.evidence
+                        .iter()
+                        .map(|e| (format!("evidence `{}`", e.id), &e.patterns)),
+                );
+            for (what, patterns) in groups {
+                patterns.build().map_err(|e| CatalogError {
+                    file: p.file.clone(),
+                    line: 0,
+                    message: format!("{what}: patterns do not compile: {e}"),
+                })?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -466,26 +553,33 @@ impl Ctx<'_> {
             if !LANGUAGES.contains(&lang.as_str()) {
                 return self.err(span, format!("{what}: unknown language `{lang}`"));
             }
-            for pat in list {
-                if let Err(e) = Regex::new(pat) {
-                    return self.err(
-                        span,
-                        format!("{what}: pattern {pat:?} does not compile: {e}"),
-                    );
-                }
-                alternatives.push(format!("(?:{pat})"));
-            }
+            alternatives.extend(list.iter().map(String::as_str));
         }
         if alternatives.is_empty() {
             return Ok(Patterns(None));
         }
-        let joined = format!("(?i){}", alternatives.join("|"));
-        match Regex::new(&joined) {
-            Ok(r) => Ok(Patterns(Some(r))),
-            Err(e) => self.err(
-                span,
-                format!("{what}: patterns do not compile together: {e}"),
-            ),
+        let joined = format!("(?i)(?:{})", alternatives.join(")|(?:"));
+        // Parsing checks everything `Regex::new` would reject but the
+        // automaton's size, at a fraction of the cost.
+        match regex_syntax::Parser::new().parse(&joined) {
+            Ok(_) => Ok(Patterns(Some(LazyRegex {
+                source: joined,
+                compiled: OnceLock::new(),
+            }))),
+            Err(joined_err) => {
+                let culprit = alternatives.iter().find_map(|pat| {
+                    regex_syntax::Parser::new()
+                        .parse(pat)
+                        .err()
+                        .map(|e| format!("{what}: pattern {pat:?} does not compile: {e}"))
+                });
+                self.err(
+                    span,
+                    culprit.unwrap_or_else(|| {
+                        format!("{what}: patterns do not compile together: {joined_err}")
+                    }),
+                )
+            }
         }
     }
 }
@@ -823,6 +917,7 @@ mod tests {
     #[test]
     fn the_embedded_catalog_is_valid() {
         let c = Catalog::embedded().unwrap_or_else(|e| panic!("{e}"));
+        c.build_all().unwrap_or_else(|e| panic!("{e}"));
         assert!(c.get("dc_12v").is_some());
     }
 

@@ -62,14 +62,26 @@ fn outcome_in(
             if let Some(o) = specific {
                 return Some((o.name.clone(), None));
             }
-            if lexicon::NO.is_match(clause) && !lexicon::YES.is_match(clause) {
+            if lexicon::UNSURE.is_match(clause) {
+                return None;
+            }
+            let no = lexicon::NO.is_match(clause);
+            let yes = lexicon::YES.is_match(clause);
+            if no && !yes {
                 return step.outcome("low").map(|o| (o.name.clone(), None));
+            }
+            // "reads in spec", "voltage is good": in range without the number.
+            if yes && !no {
+                return step.outcome("ok").map(|o| (o.name.clone(), None));
             }
             None
         }
         StepKind::YesNo => {
             if let Some(o) = best_outcome(&step.outcomes, clause) {
                 return Some((o.name.clone(), None));
+            }
+            if lexicon::UNSURE.is_match(clause) {
+                return None;
             }
             let no = lexicon::NO.find_iter(clause).map(|m| m.len()).max();
             let yes = lexicon::YES.find_iter(clause).map(|m| m.len()).max();

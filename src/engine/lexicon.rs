@@ -122,6 +122,15 @@ patterns!(
     BILLING,
     r"\b(owe|owes|arrears|invoice|charged|fee|parking|plate \w+ owe|order [a-z]-?\d+)\b|\b(debe|adeudo|cobr\w+|tarifa|multa)\b|\b(долг|задолженност\w*|штраф|оплат\w*|списал\w*)\b"
 );
+// "No idea" is not "no": a technician who does not know has not answered.
+patterns!(
+    UNSURE,
+    r"\b(no idea|not sure|unsure|don'?t know|do not know|dunno|idk|no clue|can'?t tell|ni idea|no s[eé]|no estoy seguro|quién sabe|не знаю|без понятия|не уверен\w*|хз)\b"
+);
+patterns!(
+    RESUME,
+    r"^\s*(ok(ay)?,?\s+)?(go\s+)?back( to (the )?(step|question|procedure|diagnosis))?\s*[.!]?\s*$|^\s*(ok(ay)?,?\s+)?(let'?s\s+)?(continue|carry on|resume|got it,? (continue|next))\s*[.!]?\s*$|^\s*(volver|volvamos|regresa|regresemos)( al (paso|procedimiento|diagn[oó]stico))?\s*[.!]?\s*$|^\s*(contin[uú]a|continuemos|sigamos|seguimos)\s*[.!]?\s*$|^\s*(назад|вернуться|вернёмся|вернемся|вернись)( к (шагу|вопросу|диагностике))?\s*[.!]?\s*$|^\s*(продолж\w*|дальше|понял,? дальше)\s*[.!]?\s*$"
+);
 patterns!(
     NEW_SYSTEM,
     r"\b(new (issue|complaint|problem)|another (issue|problem|complaint)|also the|next complaint)\b|\b(otro problema|nueva queja|tambi[eé]n el)\b|\b(другая проблема|ещё проблема|еще проблема|новая жалоба|также)\b"
@@ -166,6 +175,9 @@ pub struct Phrases {
     pub signal: &'static str,
     pub no_component: &'static str,
     pub cooldown: &'static str,
+    pub unreadable: &'static str,
+    pub unreadable_step: &'static str,
+    pub describe: &'static str,
 }
 
 pub fn phrases(lang: &str) -> &'static Phrases {
@@ -214,6 +226,9 @@ static EN: Phrases = Phrases {
     signal: "That points straight to this branch",
     no_component: "I have no notes on that part for this procedure.",
     cooldown: "As I said",
+    unreadable: "I couldn't read anything in that message, so nothing was recorded.",
+    unreadable_step: "Answer the last question when you're ready, or ask me where the part is or how to check it.",
+    describe: "Describe the problem in a few words, e.g. \"roof AC not cooling\".",
 };
 
 static ES: Phrases = Phrases {
@@ -255,6 +270,9 @@ static ES: Phrases = Phrases {
     signal: "Eso lleva directo a esta rama",
     no_component: "No tengo notas sobre esa pieza en este procedimiento.",
     cooldown: "Como dije",
+    unreadable: "No pude leer nada en ese mensaje, así que no registré nada.",
+    unreadable_step: "Responde la última pregunta cuando puedas, o pregúntame dónde está la pieza o cómo revisarla.",
+    describe: "Describe el problema en pocas palabras, p. ej. \"el aire del techo no enfría\".",
 };
 
 static RU: Phrases = Phrases {
@@ -295,6 +313,9 @@ static RU: Phrases = Phrases {
     signal: "Это сразу ведёт в эту ветку",
     no_component: "По этой детали в процедуре нет заметок.",
     cooldown: "Как я сказал",
+    unreadable: "В этом сообщении нечего прочитать, поэтому я ничего не записал.",
+    unreadable_step: "Ответьте на последний вопрос, когда будете готовы, или спросите, где деталь и как её проверить.",
+    describe: "Опишите проблему в двух словах, например: \"крышный кондиционер не охлаждает\".",
 };
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ pub mod report;
 pub mod state;
 pub mod turn;
 pub mod units;
+pub mod view;
 
 pub use state::{SessionState, StateError, STATE_VERSION};
 pub use turn::{Engine, Reply, ReplyKind, TurnContext, TurnOutcome};

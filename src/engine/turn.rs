@@ -9,6 +9,8 @@
 //! - a subflow (where / what / how) never completes a step;
 //! - a diagnostic reply never carries report sections or the separator.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 
 use super::catalog::{fmt_num, fmt_tenths, Catalog, Procedure, Step, StepKind, Target};
@@ -93,7 +95,7 @@ struct Walk {
 
 #[derive(Debug)]
 pub struct Engine {
-    pub catalog: Catalog,
+    pub catalog: Arc<Catalog>,
 }
 
 struct Turn<'a> {
@@ -118,12 +120,14 @@ fn sanitize(input: &str) -> String {
 }
 
 impl Engine {
-    pub fn new(catalog: Catalog) -> Engine {
-        Engine { catalog }
+    pub fn new(catalog: impl Into<Arc<Catalog>>) -> Engine {
+        Engine {
+            catalog: catalog.into(),
+        }
     }
 
     pub fn embedded() -> Result<Engine, super::catalog::CatalogError> {
-        Ok(Engine::new(Catalog::embedded()?))
+        Ok(Engine::new(Catalog::embedded_shared()?))
     }
 
     pub fn turn(&self, state: &SessionState, ctx: &TurnContext, input: &str) -> TurnOutcome {
@@ -138,6 +142,10 @@ impl Engine {
             report: None,
         };
         t.st.turn += 1;
+        if is_noise(input) {
+            let (intent, transition, reply) = t.noise();
+            return t.finish(intent, transition, reply);
+        }
         if !t.st.language_locked {
             if let Some(lang) = lexicon::detect_language(&t.text) {
                 t.st.language = lang.to_string();
@@ -185,6 +193,11 @@ impl<'a> Turn<'a> {
         let Some(proc) = self.proc() else {
             return self.no_procedure();
         };
+        if (!self.st.topic_stack.is_empty() || self.st.submode != Submode::Main)
+            && lexicon::RESUME.is_match(&text)
+        {
+            return self.resume(proc);
+        }
         if lexicon::HOWTO.is_match(&text) {
             return self.subflow(proc, Submode::Howto, "HOWTO");
         }
@@ -1226,6 +1239,36 @@ impl<'a> Turn<'a> {
         )
     }
 
+    /// "Back to the step": the subflow ends and the step it interrupted is
+    /// restated. A restatement is not a new asking, so it never feeds the
+    /// loop guard's count.
+    fn resume(&mut self, p: &'a Procedure) -> (&'static str, TransitionId, Reply) {
+        let frame = self.st.topic_stack.first().cloned();
+        self.st.topic_stack.clear();
+        self.st.submode = Submode::Main;
+        let walk = self.walk(p);
+        self.trace.push(format!(
+            "subflow closed ({}); back to {:?}",
+            frame.map(|f| f.topic).unwrap_or_else(|| "no topic".into()),
+            self.st.active_step
+        ));
+        let Some(i) = walk.active else {
+            return self.after_isolation(p);
+        };
+        let step = &p.steps[i];
+        if self.st.asked.get(&step.id).copied().unwrap_or(0) == 0 {
+            return ("RESUME", TransitionId::D2Subflow, self.question(step, ""));
+        }
+        let lang = self.lang();
+        let reply = Reply {
+            kind: ReplyKind::Question,
+            text: step.question.get(&lang).to_string(),
+            step_id: Some(step.id.clone()),
+            citations: vec![],
+        };
+        ("RESUME", TransitionId::D2Subflow, reply)
+    }
+
     fn recap(&mut self, p: &'a Procedure) -> (&'static str, TransitionId, Reply) {
         let text = self.text.clone();
         let lang = self.lang();
@@ -1375,6 +1418,35 @@ impl<'a> Turn<'a> {
     }
 
     // ------------------------------------------------------------ D8 and the loop guard
+
+    /// A message with nothing to read (empty, emoji, binary garbage): nothing
+    /// is learned, nothing is counted as an asking, the diagnosis stays where
+    /// it is, and the reply says so instead of repeating the question.
+    fn noise(&mut self) -> (&'static str, TransitionId, Reply) {
+        let l = phrases(&self.lang());
+        let (text, step_id) = match self.proc() {
+            Some(_) if self.st.isolation.complete => {
+                (format!("{} {}", l.unreadable, l.offer), None)
+            }
+            Some(_) => (
+                format!("{} {}", l.unreadable, l.unreadable_step),
+                self.st.active_step.clone(),
+            ),
+            None => (format!("{} {}", l.unreadable, l.describe), None),
+        };
+        self.trace
+            .push("no readable text in the message: nothing recorded, nothing asked".into());
+        (
+            "UNCLEAR",
+            TransitionId::D8Fallback,
+            Reply {
+                kind: ReplyKind::Clarification,
+                text,
+                step_id,
+                citations: vec![],
+            },
+        )
+    }
 
     fn unclear(&mut self) -> (&'static str, TransitionId, Reply) {
         let lang = self.lang();
@@ -1541,6 +1613,23 @@ impl<'a> Turn<'a> {
             report: self.report,
         }
     }
+}
+
+/// Nothing a person wrote: no letter or digit at all, or a message that is
+/// mostly undecodable bytes and control characters (a binary file pasted in).
+fn is_noise(input: &str) -> bool {
+    let mut total = 0usize;
+    let mut junk = 0usize;
+    let mut readable = false;
+    for c in input.chars().take(MAX_ANALYZED_CHARS) {
+        total += 1;
+        if c == '\u{FFFD}' || (c.is_control() && !c.is_whitespace()) {
+            junk += 1;
+        } else if c.is_alphanumeric() {
+            readable = true;
+        }
+    }
+    !readable || junk * 10 > total
 }
 
 fn humanize(id: &str) -> String {

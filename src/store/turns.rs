@@ -185,6 +185,15 @@ impl Store {
         })
     }
 
+    /// The newest turn of a session, if it has any.
+    pub async fn last_turn(&self, session_id: &str) -> Result<Option<Turn>> {
+        let row = sqlx::query("SELECT * FROM turns WHERE session_id = ? ORDER BY seq DESC LIMIT 1")
+            .bind(session_id)
+            .fetch_optional(self.pool())
+            .await?;
+        Ok(row.as_ref().map(Turn::from_row))
+    }
+
     pub async fn turns(&self, session_id: &str) -> Result<Vec<Turn>> {
         let rows = sqlx::query("SELECT * FROM turns WHERE session_id = ? ORDER BY seq")
             .bind(session_id)

@@ -1,0 +1,181 @@
+//! A read-only view of where a session stands, for the context panel of the
+//! app: the procedure's steps with their status, the facts (superseded ones
+//! kept so the UI can strike them through), the isolation with its cause,
+//! the labor draft's lines, and the quick answers that fit the active step.
+//! Pure: built from the state and the catalog, no I/O.
+
+use serde::Serialize;
+
+use super::catalog::{fmt_tenths, parse_tenths, Catalog, StepKind};
+use super::report::labor_lines;
+use super::state::{Fact, Isolation, LaborStatus, Mode, SessionState, Submode, TopicFrame};
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SystemView {
+    pub id: String,
+    pub title: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StepStatus {
+    Completed,
+    Active,
+    Open,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct StepView {
+    pub id: String,
+    pub question: String,
+    pub status: StepStatus,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct IsolationView {
+    #[serde(flatten)]
+    pub isolation: Isolation,
+    /// The finding's cause in the session language.
+    pub cause: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct LaborLineView {
+    pub task: String,
+    pub hours: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct LaborView {
+    pub mode: LaborStatus,
+    pub hours: Option<String>,
+    pub lines: Vec<LaborLineView>,
+}
+
+/// A one-tap answer for the active step: `text` is what gets sent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct QuickAnswer {
+    pub label: String,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SessionView {
+    pub language: String,
+    pub mode: Mode,
+    pub submode: Submode,
+    pub system: Option<SystemView>,
+    pub steps: Vec<StepView>,
+    pub facts: Vec<Fact>,
+    pub isolation: IsolationView,
+    pub labor: LaborView,
+    pub topic_stack: Vec<TopicFrame>,
+    pub escalated: bool,
+    pub report_ready: bool,
+    pub quick_answers: Vec<QuickAnswer>,
+}
+
+pub fn session_view(catalog: &Catalog, st: &SessionState) -> SessionView {
+    let lang = st.language.as_str();
+    let proc = st.active_procedure.as_deref().and_then(|s| catalog.get(s));
+    let steps = proc
+        .map(|p| {
+            p.steps
+                .iter()
+                .map(|s| StepView {
+                    id: s.id.clone(),
+                    question: s.question.get(lang).to_string(),
+                    status: if st.completed_steps.contains(&s.id) {
+                        StepStatus::Completed
+                    } else if st.active_step.as_deref() == Some(s.id.as_str()) {
+                        StepStatus::Active
+                    } else {
+                        StepStatus::Open
+                    },
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let finding = proc
+        .zip(st.isolation.finding.as_deref())
+        .and_then(|(p, f)| p.finding(f));
+    let total = st
+        .labor
+        .confirmed_hours
+        .as_deref()
+        .or(st.labor.estimated_hours.as_deref());
+    let lines = match (finding, total.and_then(parse_tenths)) {
+        (Some(f), Some(t)) if st.labor.status != LaborStatus::None => labor_lines(f, t, lang)
+            .into_iter()
+            .map(|(task, tenths)| LaborLineView {
+                task,
+                hours: fmt_tenths(tenths),
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let active = proc
+        .zip(st.active_step.as_deref())
+        .and_then(|(p, s)| p.step(s));
+    let quick_answers = match active {
+        Some(step) if st.submode == Submode::Main && !st.isolation.complete => {
+            quick_answers(step.kind, step.spec_text(), lang)
+        }
+        _ => Vec::new(),
+    };
+    SessionView {
+        language: st.language.clone(),
+        mode: st.mode,
+        submode: st.submode,
+        system: proc.map(|p| SystemView {
+            id: p.system.clone(),
+            title: p.title.get(lang).to_string(),
+        }),
+        steps,
+        facts: st.facts.clone(),
+        isolation: IsolationView {
+            isolation: st.isolation.clone(),
+            cause: finding.map(|f| f.cause.get(lang).to_string()),
+        },
+        labor: LaborView {
+            mode: st.labor.status,
+            hours: total.map(str::to_string),
+            lines,
+        },
+        topic_stack: st.topic_stack.clone(),
+        escalated: st.escalation.escalated,
+        report_ready: st.isolation.complete || st.repair_done,
+        quick_answers,
+    }
+}
+
+/// The answers the extractor understands for a step of this kind, in the
+/// session language (a measurement's exact value is typed, not tapped).
+fn quick_answers(kind: StepKind, spec: Option<String>, lang: &str) -> Vec<QuickAnswer> {
+    let qa = |label: String, text: &str| QuickAnswer {
+        label,
+        text: text.to_string(),
+    };
+    match (kind, lang) {
+        (StepKind::YesNo, "es") => vec![qa("Sí".into(), "sí"), qa("No".into(), "no")],
+        (StepKind::YesNo, "ru") => vec![qa("Да".into(), "да"), qa("Нет".into(), "нет")],
+        (StepKind::YesNo, _) => vec![qa("Yes".into(), "yes"), qa("No".into(), "no")],
+        (StepKind::Measurement, _) => {
+            let spec = spec.map(|s| format!(" ({s})")).unwrap_or_default();
+            match lang {
+                "es" => vec![
+                    qa(format!("En rango{spec}"), "está bien, en rango"),
+                    qa("Bajo o sin lectura".into(), "no, está bajo"),
+                ],
+                "ru" => vec![
+                    qa(format!("В норме{spec}"), "в норме"),
+                    qa("Низкое или нет".into(), "нет, ниже нормы"),
+                ],
+                _ => vec![
+                    qa(format!("In spec{spec}"), "in spec"),
+                    qa("Low or none".into(), "out of spec, low"),
+                ],
+            }
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! Documents a manager files from a stored report revision: Markdown now
+//! (PDF arrives with the sync/export work). The body is never re-derived from
+//! the session's state: a revision is exported exactly as it was finalized,
+//! with the unit and customer the session records as its header.
+
+use crate::engine::report::TRANSLATION_SEPARATOR;
+use crate::store::Session;
+
+/// One stored report revision, as the store hands it out.
+#[derive(Debug, Clone)]
+pub struct StoredReport {
+    pub revision: u32,
+    pub language: String,
+    pub body: String,
+    pub created_at: String,
+}
+
+/// The file name a revision is exported under: unit, short session id and
+/// revision, all safe on Windows, macOS and Linux.
+pub fn report_file_name(session: &Session, revision: u32, extension: &str) -> String {
+    let unit = session
+        .unit
+        .plate
+        .as_deref()
+        .or(session.unit.vin.as_deref())
+        .unwrap_or("report");
+    let safe: String = unit
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let short: String = session.id.chars().take(8).collect();
+    format!("{safe}-{short}-r{revision}.{extension}")
+}
+
+/// The revision as a Markdown document: a header with the unit and the
+/// customer, then the report's sections as headings.
+pub fn report_markdown(session: &Session, report: &StoredReport) -> String {
+    let mut out = String::new();
+    let title = session
+        .unit
+        .make_model
+        .as_deref()
+        .map(|m| format!("Service report: {m}"))
+        .unwrap_or_else(|| "Service report".to_string());
+    out.push_str(&format!("# {}\n\n", escape(&title)));
+    out.push_str("| | |\n|---|---|\n");
+    let mut row = |label: &str, value: Option<String>| {
+        if let Some(v) = value.filter(|v| !v.is_empty()) {
+            out.push_str(&format!("| {label} | {} |\n", escape(&v)));
+        }
+    };
+    row("Customer", session.customer.clone());
+    row("VIN", session.unit.vin.clone());
+    row("Plate", session.unit.plate.clone());
+    row("Unit", session.unit.make_model.clone());
+    row("Odometer", session.unit.odometer.map(|o| o.to_string()));
+    row(
+        "Engine hours",
+        session.unit.engine_hours.map(|h| h.to_string()),
+    );
+    row("Technician", session.technician.clone());
+    row("Session", Some(session.id.clone()));
+    row(
+        "Revision",
+        Some(format!("{} ({})", report.revision, report.created_at)),
+    );
+    out.push('\n');
+    for line in report.body.lines() {
+        out.push_str(&markdown_line(line));
+        out.push('\n');
+    }
+    out.trim_end().to_string() + "\n"
+}
+
+/// Report bodies are "Heading:" lines, "- item" lines, a "Total ...: X hr"
+/// line and prose; each maps to its Markdown form.
+fn markdown_line(line: &str) -> String {
+    let trimmed = line.trim();
+    if trimmed == TRANSLATION_SEPARATOR {
+        return "---\n\n## Translation".to_string();
+    }
+    if let Some(item) = trimmed.strip_prefix("- ") {
+        return format!("- {}", escape(item));
+    }
+    if let Some(heading) = trimmed.strip_suffix(':') {
+        if !heading.is_empty() && !heading.contains(": ") {
+            return format!("### {}", escape(heading));
+        }
+    }
+    if trimmed.is_empty() {
+        return String::new();
+    }
+    // "Total labor: 0.7 hr" and "Checks not verified: ...": label in bold.
+    if let Some((label, rest)) = trimmed.split_once(": ") {
+        if label.chars().count() <= 40 && !label.contains('.') {
+            return format!("**{}:** {}", escape(label), escape(rest));
+        }
+    }
+    escape(trimmed)
+}
+
+/// Technician text must not turn into Markdown structure (tables, emphasis, links).
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if matches!(
+            c,
+            '\\' | '|' | '*' | '_' | '`' | '[' | ']' | '<' | '>' | '#'
+        ) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{SessionStatus, Unit};
+
+    fn session() -> Session {
+        Session {
+            id: "0193a5f2-aaaa-bbbb-cccc-000000000000".into(),
+            created_at: "2026-11-23T10:00:00Z".into(),
+            updated_at: "2026-11-23T10:00:00Z".into(),
+            status: SessionStatus::Finalized,
+            language: "es".into(),
+            customer: Some("Jane | Doe".into()),
+            complaint: "fan".into(),
+            technician: None,
+            unit: Unit {
+                vin: Some("1FUJA6CV74LM12345".into()),
+                plate: Some("7ABC 123".into()),
+                make_model: Some("Winnebago View 24D".into()),
+                odometer: Some(41250),
+                engine_hours: None,
+            },
+            turn_count: 3,
+            artifact_count: 0,
+        }
+    }
+
+    #[test]
+    fn sections_become_headings_and_the_translation_is_marked() {
+        let report = StoredReport {
+            revision: 2,
+            language: "es".into(),
+            body: "Complaint:\nCustomer states the fan does not operate.\n\nEstimated labor:\n- Verify fuse: 0.3 hr\nTotal labor: 0.3 hr\n\n--- TRANSLATION ---\n\nQueja:\nEl cliente indica *algo*.\n".into(),
+            created_at: "2026-11-23T10:05:00Z".into(),
+        };
+        let md = report_markdown(&session(), &report);
+        assert!(md.starts_with("# Service report: Winnebago View 24D\n"));
+        assert!(md.contains("| Customer | Jane \\| Doe |"));
+        assert!(md.contains("| Revision | 2 (2026-11-23T10:05:00Z) |"));
+        assert!(md.contains("### Complaint\n"));
+        assert!(md.contains("- Verify fuse: 0.3 hr\n"));
+        assert!(md.contains("**Total labor:** 0.3 hr\n"));
+        assert!(md.contains("---\n\n## Translation\n"));
+        assert!(md.contains("### Queja\n"));
+        assert!(md.contains("El cliente indica \\*algo\\*."));
+        assert_eq!(
+            report_file_name(&session(), 2, "md"),
+            "7ABC-123-0193a5f2-r2.md"
+        );
+    }
+}
