@@ -41,6 +41,7 @@ test('diagnose a dead roof vent fan in the chat: question, locate subflow, isola
   await page.getByTestId('chat-send').click();
   await expect(turns).toHaveCount(2);
   await expect(turns.nth(1).getByTestId('reply-kind')).toHaveText('Answer');
+  await expect(turns.nth(1).getByTestId('citations')).toContainText('procedure:dc_12v');
   const crumb = page.getByTestId('breadcrumb');
   await expect(crumb).toHaveText(/Step\s*Locate: fan fuse/);
   await expect(crumb.locator('li')).toHaveText(['Step', 'Locate: fan fuse']);

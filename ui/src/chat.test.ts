@@ -60,8 +60,19 @@ describe('chat entries', () => {
     const local = [entryFromTranscript('confirm labor', t)];
     const stored1 = entriesFromTurns([turn({ id: 't1', seq: 1 })], []);
     expect(mergeEntries(stored1, local).map((e) => e.key)).toEqual(['t1', 'local-2']);
-    const stored2 = entriesFromTurns([turn({ id: 't1', seq: 1 }), turn({ id: 't2', seq: 2 })], []);
+    const stored2 = entriesFromTurns([turn({ id: 't1', seq: 1 }), turn({ id: 't2', seq: 2, reply: 'ok', trace: { reply_kind: 'answer' } })], []);
     expect(mergeEntries(stored2, local).map((e) => e.key)).toEqual(['t1', 't2']);
+  });
+
+  it('keeps the full chat_turn reply (citations, step) over the stored reply text', () => {
+    const reply = { kind: 'answer', text: 'Where: at the fan.', step_id: 'panel_fuse', citations: ['procedure:dc_12v#component:fan_fuse'] };
+    const local = [entryFromTranscript('where is the fan fuse?', { turn: 1, reply, intent: 'LOCATE', transition: 'D2_subflow' } as unknown as ChatTranscript)];
+    const photo = { id: 'a1', turn_id: 't1' } as Artifact;
+    const stored = entriesFromTurns([turn({ id: 't1', seq: 1, reply: 'Where: at the fan.', trace: { reply_kind: 'answer' } })], [photo]);
+    const [merged] = mergeEntries(stored, local);
+    expect(merged.key).toBe('t1');
+    expect(merged.reply).toEqual(reply);
+    expect(merged.photos).toEqual([photo]);
   });
 });
 

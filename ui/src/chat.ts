@@ -104,11 +104,18 @@ export function entryFromTranscript(input: string, t: ChatTranscript): ChatEntry
 
 /**
  * Stored entries plus the local ones the store does not have yet (by seq), in order.
- * A local entry keeps its kind: the stored one wins once it is there.
+ * Where both have a turn, the stored one wins (its id, its photos) but keeps the
+ * local reply: chat_turn's reply is the whole JSON (citations, step), while a
+ * stored turn may carry only the reply text.
  */
 export function mergeEntries(stored: ChatEntry[], local: ChatEntry[]): ChatEntry[] {
+  const localBySeq = new Map(local.map((e) => [e.seq, e]));
   const have = new Set(stored.map((e) => e.seq));
-  return [...stored, ...local.filter((e) => !have.has(e.seq))].sort((a, b) => a.seq - b.seq);
+  const merged = stored.map((e) => {
+    const l = localBySeq.get(e.seq);
+    return l ? { ...e, reply: l.reply } : e;
+  });
+  return [...merged, ...local.filter((e) => !have.has(e.seq))].sort((a, b) => a.seq - b.seq);
 }
 
 export interface ReportSection {
