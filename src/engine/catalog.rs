@@ -534,6 +534,30 @@ impl Ctx<'_> {
         Ok(Localized(t.get_ref().clone()))
     }
 
+    /// The English texts of a report (cause, correction, parts, labor) state
+    /// findings neutrally: a blame word gets warranty claims rejected.
+    fn warranty_safe(
+        &self,
+        text: &str,
+        span: std::ops::Range<usize>,
+        what: &str,
+    ) -> Result<(), CatalogError> {
+        static BLAME: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r"(?i)\b(broken|failed|defective|bad|damaged|worn|misadjusted|leaking)\b")
+                .expect("compiles")
+        });
+        match BLAME.find(text) {
+            Some(m) => self.err(
+                span,
+                format!(
+                    "{what} (en): `{}` is not warranty-safe wording; state the finding neutrally (\"not operating per specification\", \"no output at ...\")",
+                    m.as_str()
+                ),
+            ),
+            None => Ok(()),
+        }
+    }
+
     fn patterns(
         &self,
         p: &PatternsDef,
@@ -814,6 +838,19 @@ fn compile(file: &str, text: &str) -> Result<Procedure, CatalogError> {
                 );
             }
         }
+        let en = |t: &Spanned<Text>| t.get_ref().get("en").cloned().unwrap_or_default();
+        ctx.warranty_safe(&en(&f.cause), f.cause.span(), &format!("{what} cause"))?;
+        ctx.warranty_safe(
+            &en(&f.correction),
+            f.correction.span(),
+            &format!("{what} correction"),
+        )?;
+        for part in f.parts.get_ref().get("en").into_iter().flatten() {
+            ctx.warranty_safe(part, f.parts.span(), &format!("{what} parts"))?;
+        }
+        for l in lines {
+            ctx.warranty_safe(&en(&l.task), l.task.span(), &format!("{what} labor task"))?;
+        }
         findings.push(Finding {
             id: f.id.get_ref().clone(),
             component: component_ref(&f.component)?,
@@ -961,6 +998,18 @@ mod tests {
             e.message
                 .contains("step `light_fuse` question: missing the `ru` translation"),
             "{e}"
+        );
+    }
+
+    #[test]
+    fn blame_words_in_a_finding_are_refused_with_file_and_line() {
+        let text = dc().replacen("cause.en = \"", "cause.en = \"Fuse failed. ", 1);
+        let err = Catalog::from_sources([("dc_12v.toml".to_string(), text.as_str())]).unwrap_err();
+        assert_eq!(err.file, "dc_12v.toml");
+        assert!(err.line > 1, "{err}");
+        assert!(
+            err.message.contains("`failed` is not warranty-safe"),
+            "{err}"
         );
     }
 
