@@ -107,6 +107,16 @@ describe('reportSections', () => {
     expect(reportSections('Just a note.\nSecond line.')).toEqual([{ title: null, body: 'Just a note.\nSecond line.' }]);
   });
 
+  it('splits a bilingual report at its "--- TRANSLATION ---" line', () => {
+    const s = reportSections('Photos:\nNone attached.\n\n--- TRANSLATION ---\n\nQueja:\nEl ventilador no funciona.\n\nFotos:\nNinguna adjunta.\n');
+    expect(s).toEqual([
+      { title: 'Photos', body: 'None attached.' },
+      { title: 'Translation', body: '', divider: true },
+      { title: 'Queja', body: 'El ventilador no funciona.' },
+      { title: 'Fotos', body: 'Ninguna adjunta.' },
+    ]);
+  });
+
   it('does not take a line like "Total labor: 1.5 hr" or a list item for a heading', () => {
     expect(reportSections('Labor:\n- Fuse:\nTotal labor: 1.5 hr').map((x) => x.title)).toEqual(['Labor']);
   });

@@ -121,6 +121,8 @@ export function mergeEntries(stored: ChatEntry[], local: ChatEntry[]): ChatEntry
 export interface ReportSection {
   title: string | null;
   body: string;
+  /** A divider such as "--- TRANSLATION ---" (English first, then the session's language). */
+  divider?: boolean;
 }
 
 /**
@@ -139,6 +141,15 @@ export function reportSections(text: string): ReportSection[] {
     if (title !== null || b !== '') out.push({ title, body: b });
   };
   for (const line of lines) {
+    const rule = /^\s*-{3,}\s*(\S.*?)\s*-{3,}\s*$/.exec(line);
+    if (rule) {
+      flush();
+      out.push({ title: rule[1].charAt(0).toUpperCase() + rule[1].slice(1).toLowerCase(), body: '', divider: true });
+      title = null;
+      body = [];
+      prevBlank = true;
+      continue;
+    }
     const md = /^#{1,6}\s+(.+?)\s*$/.exec(line);
     const colon = /^([^\s:\-*#][^:]{0,60}):\s*$/.exec(line);
     if (md || (colon && prevBlank)) {
