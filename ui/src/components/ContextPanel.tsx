@@ -52,7 +52,8 @@ export function ContextPanel({
   const returnQuestion = c.steps.find((s) => s.id === returnStep)?.question;
 
   return (
-    <aside className="context-panel" aria-label="Diagnosis context" data-testid="context-panel">
+    // Focusable so that keyboard users can scroll it (it scrolls on its own beside the chat).
+    <aside className="context-panel" aria-label="Diagnosis context" data-testid="context-panel" tabIndex={0}>
       {/* A refresh that failed keeps the last good context on screen, with the error. */}
       <ErrorMessage error={error} testId="context-error" />
 
@@ -354,7 +355,7 @@ function ReportBox({
               {exporting ? 'Exporting…' : 'Export Markdown'}
             </button>
           </div>
-          <div className="report-preview" data-testid="report-preview" tabIndex={0} aria-label={`Report revision ${latest.revision}`}>
+          <div className="report-preview" data-testid="report-preview" aria-label={`Report revision ${latest.revision}`}>
             <ReportText text={latest.body} />
           </div>
         </>

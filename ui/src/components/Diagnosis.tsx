@@ -251,6 +251,10 @@ export function DiagnosisSection({
                       className="btn link"
                       aria-label={`Remove ${p.file.name}`}
                       onClick={() => {
+                        if (p.url) {
+                          URL.revokeObjectURL(p.url);
+                          urls.current = urls.current.filter((u) => u !== p.url);
+                        }
                         setPicks((l) => l.filter((x) => x.key !== p.key));
                         input.current?.focus();
                       }}
