@@ -26,12 +26,50 @@ static CLAUSE_SPLIT: LazyLock<Regex> = LazyLock::new(|| {
         .expect("compiles")
 });
 
+/// Splits a message into clauses, except at a decimal comma ("12,6 В") and
+/// after an abbreviation's period ("11 in. WC", "approx. 12 V").
 pub fn clauses(text: &str) -> Vec<&str> {
-    CLAUSE_SPLIT
-        .split(text)
+    let mut out = Vec::new();
+    let mut start = 0;
+    for m in CLAUSE_SPLIT.find_iter(text) {
+        if is_decimal_comma(text, m.start(), m.end())
+            || follows_abbreviation(text, m.start(), m.as_str())
+        {
+            continue;
+        }
+        out.push(&text[start..m.start()]);
+        start = m.end();
+    }
+    out.push(&text[start..]);
+    out.into_iter()
         .map(str::trim)
         .filter(|c| !c.is_empty())
         .collect()
+}
+
+fn is_decimal_comma(text: &str, start: usize, end: usize) -> bool {
+    &text[start..end] == ","
+        && text[..start].ends_with(|c: char| c.is_ascii_digit())
+        && text[end..].starts_with(|c: char| c.is_ascii_digit())
+}
+
+fn follows_abbreviation(text: &str, start: usize, sep: &str) -> bool {
+    if !sep.starts_with('.') {
+        return false;
+    }
+    let word: String = text[..start]
+        .chars()
+        .rev()
+        .take_while(|c| c.is_alphabetic())
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect::<String>()
+        .to_lowercase();
+    matches!(
+        word.as_str(),
+        "in" | "approx" | "aprox" | "vs" | "pulg" | "ca" | "prox" | "est"
+    )
 }
 
 /// The outcome a clause states for `step`, if it states one.
@@ -212,4 +250,34 @@ pub fn steps_named(proc: &Procedure, text: &str) -> Vec<usize> {
         })
         .map(|(i, _)| i)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clauses;
+
+    #[test]
+    fn clauses_keep_decimal_commas_and_abbreviations() {
+        assert_eq!(
+            clauses("на плате 12,6 В, вентилятор крутит"),
+            vec!["на плате 12,6 В", "вентилятор крутит"]
+        );
+        assert_eq!(
+            clauses("sparks fine, 10.9 in. WC at the test port. valve clicks"),
+            vec![
+                "sparks fine",
+                "10.9 in. WC at the test port",
+                "valve clicks"
+            ]
+        );
+        assert_eq!(
+            clauses("fuse ok,12 V at switch"),
+            vec!["fuse ok", "12 V at switch"]
+        );
+        assert_eq!(clauses("pins 1, 2 and 3"), vec!["pins 1", "2", "3"]);
+        assert_eq!(
+            clauses("no. panel fuse good"),
+            vec!["no", "panel fuse good"]
+        );
+    }
 }

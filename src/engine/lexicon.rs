@@ -72,7 +72,7 @@ patterns!(
 );
 patterns!(
     HOWTO,
-    r"\bhow\s*(do|can|should|would)?\s*(i|we|you)?\s*(to\s+)?(check|test|measure|verify|read|find out|tell|jump|bypass|do that|do it)\b|\bhow to\b|\bc[oó]mo\s+(lo\s+|la\s+)?(puedo\s+|se\s+|debo\s+)?(verific|comprueb|compruebo|med|mido|revis|pruebo|prueb|checo)\w*|\bкак\s+(мне\s+|его\s+|её\s+|ее\s+)?(проверить|померить|измерить|прозвонить|протестировать|проверять)\b"
+    r"\bhow\s*(do|can|should|would)?\s*(i|we|you)?\s*(to\s+)?(check|test|measure|verify|read|find out|tell|jump|bypass|do that|do it)\b|\bhow to\b|\bhow\s+(do|can|should|would)\s+(i|we|you)\s+(do|perform|run|make|go about)\s+(the|a|an|this|that)\b|\bc[oó]mo\s+(lo\s+|la\s+)?(puedo\s+|se\s+|debo\s+)?(verific|comprueb|compruebo|med|mido|revis|pruebo|prueb|checo)\w*|\bкак\s+(мне\s+|его\s+|её\s+|ее\s+)?(проверить|померить|измерить|прозвонить|протестировать|проверять)\b"
 );
 patterns!(
     REPORT,
@@ -178,6 +178,8 @@ pub struct Phrases {
     pub unreadable: &'static str,
     pub unreadable_step: &'static str,
     pub describe: &'static str,
+    /// The hour abbreviation in labor lines.
+    pub hr: &'static str,
 }
 
 pub fn phrases(lang: &str) -> &'static Phrases {
@@ -229,6 +231,7 @@ static EN: Phrases = Phrases {
     unreadable: "I couldn't read anything in that message, so nothing was recorded.",
     unreadable_step: "Answer the last question when you're ready, or ask me where the part is or how to check it.",
     describe: "Describe the problem in a few words, e.g. \"roof AC not cooling\".",
+    hr: "hr",
 };
 
 static ES: Phrases = Phrases {
@@ -273,6 +276,7 @@ static ES: Phrases = Phrases {
     unreadable: "No pude leer nada en ese mensaje, así que no registré nada.",
     unreadable_step: "Responde la última pregunta cuando puedas, o pregúntame dónde está la pieza o cómo revisarla.",
     describe: "Describe el problema en pocas palabras, p. ej. \"el aire del techo no enfría\".",
+    hr: "h",
 };
 
 static RU: Phrases = Phrases {
@@ -316,6 +320,7 @@ static RU: Phrases = Phrases {
     unreadable: "В этом сообщении нечего прочитать, поэтому я ничего не записал.",
     unreadable_step: "Ответьте на последний вопрос, когда будете готовы, или спросите, где деталь и как её проверить.",
     describe: "Опишите проблему в двух словах, например: \"крышный кондиционер не охлаждает\".",
+    hr: "ч",
 };
 
 #[cfg(test)]

@@ -704,7 +704,7 @@ impl<'a> Turn<'a> {
             text.push('\n');
         }
         text.push_str(&format!("{}: {}\n", l.isolated, finding.cause.get(&lang)));
-        text.push_str(&format!("{}: {hours} h.\n", l.labor_draft));
+        text.push_str(&format!("{}: {hours} {}.\n", l.labor_draft, l.hr));
         text.push_str(l.offer);
         (
             intent,
@@ -996,9 +996,9 @@ impl<'a> Turn<'a> {
         let total = self.labor_tenths(f);
         let mut text = format!("{}:\n", l.labor_draft);
         for (task, t) in report::labor_lines(f, total, &lang) {
-            text.push_str(&format!("- {task}: {} h\n", fmt_tenths(t)));
+            text.push_str(&format!("- {task}: {} {}\n", fmt_tenths(t), l.hr));
         }
-        text.push_str(&format!("= {} h\n{}", fmt_tenths(total), l.offer));
+        text.push_str(&format!("= {} {}\n{}", fmt_tenths(total), l.hr, l.offer));
         (
             "LABOR_REQUEST",
             TransitionId::D5LaborDraft,
@@ -1040,13 +1040,18 @@ impl<'a> Turn<'a> {
             LaborStatus::Skipped => {
                 self.st.labor.status = LaborStatus::Skipped;
                 self.st.labor.confirmed_hours = None;
-                format!("{} ({} h).", l.labor_skipped, fmt_tenths(f.labor_tenths()))
+                format!(
+                    "{} ({} {}).",
+                    l.labor_skipped,
+                    fmt_tenths(f.labor_tenths()),
+                    l.hr
+                )
             }
             _ => {
                 let t = tenths.unwrap_or_else(|| f.labor_tenths());
                 self.st.labor.status = LaborStatus::Confirmed;
                 self.st.labor.confirmed_hours = Some(fmt_tenths(t));
-                format!("{}: {} h.", l.labor_confirmed, fmt_tenths(t))
+                format!("{}: {} {}.", l.labor_confirmed, fmt_tenths(t), l.hr)
             }
         };
         self.trace.push(format!(
@@ -1352,9 +1357,14 @@ impl<'a> Turn<'a> {
                 .map(|x| format!("- {} (turn {})", x.text, x.turn_seq))
                 .collect();
             out.push_str(&basis.join("\n"));
-            out.push_str(&format!("\n{} ({} h):\n", l.labor_meta, fmt_tenths(total)));
+            out.push_str(&format!(
+                "\n{} ({} {}):\n",
+                l.labor_meta,
+                fmt_tenths(total),
+                l.hr
+            ));
             for (task, t) in report::labor_lines(f, total, &lang) {
-                out.push_str(&format!("- {task}: {} h\n", fmt_tenths(t)));
+                out.push_str(&format!("- {task}: {} {}\n", fmt_tenths(t), l.hr));
             }
             citations.push(format!("procedure:{}#{}", p.system, f.id));
         } else if let Some(i) = self.active_index(p) {

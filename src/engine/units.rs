@@ -20,6 +20,9 @@ pub enum Unit {
     InWc,
     Hertz,
     Percent,
+    /// "11 deg", "20°", "12 grados": a temperature whose scale the
+    /// technician left out; it is read in the scale of the step asking.
+    Degrees,
 }
 
 impl Unit {
@@ -45,6 +48,8 @@ impl Unit {
             | "in. w.c" | "in w.c" | "iwc" => Unit::InWc,
             "hz" | "гц" => Unit::Hertz,
             "%" => Unit::Percent,
+            "deg" | "degs" | "degrees" | "degree" | "°" | "grados" | "grado" | "градус"
+            | "градуса" | "градусов" => Unit::Degrees,
             _ => return None,
         })
     }
@@ -63,6 +68,7 @@ impl Unit {
             Unit::InWc => "in. WC",
             Unit::Hertz => "Hz",
             Unit::Percent => "%",
+            Unit::Degrees => "°",
         }
     }
 
@@ -72,7 +78,7 @@ impl Unit {
             Unit::Amp => 1,
             Unit::Ohm => 2,
             Unit::MicroFarad => 3,
-            Unit::Fahrenheit | Unit::Celsius => 4,
+            Unit::Fahrenheit | Unit::Celsius | Unit::Degrees => 4,
             Unit::Psi => 5,
             Unit::InWc => 6,
             Unit::Hertz => 7,
@@ -96,6 +102,8 @@ impl Quantity {
         }
         match (self.unit, target) {
             (Unit::Vac, Unit::Vdc) | (Unit::Vdc, Unit::Vac) => None,
+            // No scale given: only a step that itself names one can read it.
+            (_, Unit::Degrees) => None,
             (Unit::Celsius, Unit::Fahrenheit) => Some(self.value * 9.0 / 5.0 + 32.0),
             (Unit::Fahrenheit, Unit::Celsius) => Some((self.value - 32.0) * 5.0 / 9.0),
             _ => Some(self.value),
@@ -122,7 +130,7 @@ static QUANTITY: LazyLock<Regex> = LazyLock::new(|| {
             amps? | amperes? | amperios | ампер\w* |
             ohms? | ohmios? | Ω | ом |
             [µμu]f | mfd | мкф |
-            °\s?[fc] | deg(?:rees)?\s?[fc] |
+            °\s?[fc] | deg(?:rees)?\s?[fc] | deg(?:rees?|s)?\b | grados? | градус\w* | ° |
             psi |
             (?:in\.?|inch(?:es)?|"|″)\s?(?:of\s)?(?:wc|w\.c\.?|water\scolumn) | iwc |
             hz | гц |
@@ -163,8 +171,13 @@ pub fn find_quantities(text: &str) -> Vec<Found> {
 fn normalize_unit_text(u: &str) -> String {
     let u = u.replace(char::is_whitespace, " ");
     if u.starts_with("deg") {
-        let last = u.chars().last().unwrap_or('f');
-        return format!("°{last}");
+        return match u.chars().last() {
+            Some(last @ ('f' | 'c')) => format!("°{last}"),
+            _ => "deg".into(),
+        };
+    }
+    if u.starts_with("градус") {
+        return "градус".into();
     }
     if u.starts_with('°') {
         return u.replace(' ', "");
@@ -206,6 +219,19 @@ mod tests {
     #[test]
     fn reads_common_field_notations() {
         assert_eq!(q("12.6 V at the battery"), vec![(12.6, Unit::Volt)]);
+        assert_eq!(q("split is 11 deg"), vec![(11.0, Unit::Degrees)]);
+        assert_eq!(q("разница 20 градусов"), vec![(20.0, Unit::Degrees)]);
+        assert_eq!(
+            q("return 75°, supply 56 °F"),
+            vec![(75.0, Unit::Degrees), (56.0, Unit::Fahrenheit)]
+        );
+        let deg = Quantity {
+            value: 11.0,
+            unit: Unit::Degrees,
+        };
+        assert_eq!(deg.convert_to(Unit::Fahrenheit), Some(11.0));
+        assert_eq!(deg.convert_to(Unit::Celsius), Some(11.0));
+        assert_eq!(deg.convert_to(Unit::Volt), None);
         assert_eq!(q("118vac at the unit"), vec![(118.0, Unit::Vac)]);
         assert_eq!(q("cap reads 41.5 uF"), vec![(41.5, Unit::MicroFarad)]);
         assert_eq!(q("45 µF rated"), vec![(45.0, Unit::MicroFarad)]);
