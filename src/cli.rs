@@ -713,6 +713,7 @@ async fn serve_cmd(desk: &Desk, args: ServeArgs) -> Result<ExitCode, AppError> {
         ui_dir: Some(args.ui_dir.unwrap_or_else(default_ui_dir)),
     };
     let listener = serve::bind(&config).await?;
+    desk.warm_engine();
     let addr = listener
         .local_addr()
         .map_err(|e| AppError::new("internal", e.to_string()))?;

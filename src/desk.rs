@@ -332,6 +332,24 @@ impl Desk {
         &self.inner.engine
     }
 
+    /// Long-running front ends (the desktop app, `serve`) build the
+    /// procedures' pattern automata on a background thread at start, so the
+    /// technician's first message does not pay for it. Short CLI commands do
+    /// not call this: most never chat.
+    pub fn warm_engine(&self) {
+        let catalog = self.inner.engine.catalog.clone();
+        let spawned = std::thread::Builder::new()
+            .name("warm-catalog".into())
+            .spawn(move || {
+                if let Err(e) = catalog.build_all() {
+                    tracing::error!("procedure catalog: {e}");
+                }
+            });
+        if let Err(e) = spawned {
+            tracing::warn!("could not start the catalog warm-up thread: {e}");
+        }
+    }
+
     /// One conversation turn: the engine runs on the latest state, and the
     /// turn, its state, facts, attached files and any report revision commit
     /// in one transaction. Attachments are made durable first.
@@ -376,6 +394,8 @@ impl Desk {
             "fired": outcome.transition.name(),
             "why": outcome.trace,
             "reply_kind": outcome.reply.kind.as_str(),
+            "step_id": outcome.reply.step_id,
+            "citations": outcome.reply.citations,
         });
         turn.new_facts = outcome.new_facts.clone();
         turn.superseded = outcome.superseded.clone();

@@ -30,6 +30,9 @@ impl Shell {
     /// the same runtime that later serves the commands.
     pub fn open(data_dir: PathBuf, smoke_report: Option<PathBuf>) -> Shell {
         let desk = tauri::async_runtime::block_on(Desk::open(&data_dir)).map_err(AppError::from);
+        if let Ok(desk) = &desk {
+            desk.warm_engine();
+        }
         Shell { desk, smoke_report }
     }
 

@@ -26,12 +26,12 @@ pub fn detect_language(text: &str) -> Option<&'static str> {
     }
     static ES: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"[ñ¿¡áéíóú]|\b(el|la|los|las|no funciona|funciona|está|esta|qué|que|dónde|donde|cómo|como|hay|del|por|para|con|sin|enfría|enfria|prende|calienta|revisé|revise|cambié|haz|escribe|reporte|informe|fusible|ventilador)\b",
+            r"[ñ¿¡áéíóú]|\b(el|la|los|las|de|un|una|en|se|lo|hace|tiene|sale|agua|hielo|no funciona|funciona|está|esta|qué|que|dónde|donde|cómo|como|hay|del|por|para|con|sin|enfría|enfria|prende|calienta|revisé|revise|cambié|haz|escribe|reporte|informe|fusible|ventilador)\b",
         )
     });
     static EN: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"\b(the|is|are|not|doesn.?t|won.?t|no|at|on|and|with|where|what|how|it|fan|fuse|works?|write|report|check(ed)?|replaced|found)\b",
+            r"\b(the|is|are|not|doesn.?t|won.?t|at|on|and|with|where|what|how|it|fan|fuse|works?|write|report|check(ed)?|replaced|found)\b",
         )
     });
     let es = ES.find_iter(text).count();
@@ -331,6 +331,11 @@ mod tests {
     fn detects_languages() {
         assert_eq!(detect_language("roof ac not cooling"), Some("en"));
         assert_eq!(detect_language("el aire no enfría"), Some("es"));
+        assert_eq!(
+            detect_language("el fabricador de hielo no hace hielo"),
+            Some("es")
+        );
+        assert_eq!(detect_language("no power at the board"), Some("en"));
         assert_eq!(detect_language("кондиционер не холодит"), Some("ru"));
         assert_eq!(detect_language("12.4"), None);
         assert_eq!(detect_language("👍👍"), None);

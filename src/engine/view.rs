@@ -71,6 +71,8 @@ pub struct SessionView {
     pub labor: LaborView,
     pub topic_stack: Vec<TopicFrame>,
     pub escalated: bool,
+    /// Why the session was escalated, for the banner.
+    pub escalation_reason: Option<String>,
     pub report_ready: bool,
     pub quick_answers: Vec<QuickAnswer>,
 }
@@ -144,6 +146,7 @@ pub fn session_view(catalog: &Catalog, st: &SessionState) -> SessionView {
         },
         topic_stack: st.topic_stack.clone(),
         escalated: st.escalation.escalated,
+        escalation_reason: st.escalation.reason.clone(),
         report_ready: st.isolation.complete || st.repair_done,
         quick_answers,
     }
