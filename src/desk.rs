@@ -359,57 +359,40 @@ impl Desk {
         text: &str,
         attachments: Vec<(String, Vec<u8>)>,
     ) -> Result<(RecordedTurn, TurnOutcome)> {
-        let session = self.store().session(session_id).await?;
-        let (_, state) = self.store().latest_state(session_id).await?;
+        if !attachments.is_empty() {
+            // Refuse an unknown session before any blob is written.
+            self.store().session(session_id).await?;
+        }
         let mut prepared = Vec::with_capacity(attachments.len());
         for (name, bytes) in attachments {
             prepared.push(self.prepare_artifact(name, bytes, None).await?);
         }
-        let mut photos: Vec<PhotoRef> = self
+        let engine = self.engine();
+        let (recorded, outcome) = self
             .store()
-            .artifacts(Some(session_id))
-            .await?
-            .into_iter()
-            .map(|a| PhotoRef {
-                file_name: a.file_name,
-                caption: a.caption,
-                taken_at: a.taken_at,
+            .turn_with(session_id, |session, state, stored| {
+                let photos = stored
+                    .into_iter()
+                    .map(|a| PhotoRef {
+                        file_name: a.file_name,
+                        caption: a.caption,
+                        taken_at: a.taken_at,
+                    })
+                    .chain(prepared.iter().map(|a| PhotoRef {
+                        file_name: a.file_name.clone(),
+                        caption: a.caption.clone(),
+                        taken_at: a.taken_at.clone(),
+                    }))
+                    .collect();
+                let ctx = TurnContext {
+                    id_prefix: format!("{session_id}:"),
+                    complaint: Some(session.complaint.clone()),
+                    photos,
+                };
+                let outcome = engine.turn(&state, &ctx, text);
+                (turn_record(text, &outcome, prepared), outcome)
             })
-            .collect();
-        photos.extend(prepared.iter().map(|a| PhotoRef {
-            file_name: a.file_name.clone(),
-            caption: a.caption.clone(),
-            taken_at: a.taken_at.clone(),
-        }));
-        let ctx = TurnContext {
-            id_prefix: format!("{session_id}:"),
-            complaint: Some(session.complaint.clone()),
-            photos,
-        };
-        let outcome = self.engine().turn(&state, &ctx, text);
-        let mut turn = NewTurn::new(text, outcome.reply.text.clone(), outcome.state.clone());
-        turn.intent = Some(outcome.intent.to_string());
-        turn.transition = Some(outcome.transition.name().to_string());
-        turn.trace = serde_json::json!({
-            "fired": outcome.transition.name(),
-            "why": outcome.trace,
-            "reply_kind": outcome.reply.kind.as_str(),
-            "step_id": outcome.reply.step_id,
-            "citations": outcome.reply.citations,
-        });
-        turn.new_facts = outcome.new_facts.clone();
-        turn.superseded = outcome.superseded.clone();
-        turn.artifacts = prepared;
-        turn.report = outcome
-            .report
-            .clone()
-            .map(|(rev, body)| (rev, outcome.state.language.clone(), body));
-        if outcome.report.is_some() {
-            turn.status = Some(crate::store::SessionStatus::Finalized);
-        } else if outcome.state.escalation.escalated {
-            turn.status = Some(crate::store::SessionStatus::Escalated);
-        }
-        let recorded = self.record_turn(session_id, &turn).await?;
+            .await?;
         Ok((recorded, outcome))
     }
 
@@ -430,6 +413,34 @@ impl Desk {
         self.store().session(session_id).await?;
         Ok(self.store().reports(session_id).await?)
     }
+}
+
+/// What a chat turn commits: the turn, its state, facts, supersessions,
+/// attached files, any report revision and the session's new status.
+fn turn_record(text: &str, outcome: &TurnOutcome, artifacts: Vec<NewArtifact>) -> NewTurn {
+    let mut turn = NewTurn::new(text, outcome.reply.text.clone(), outcome.state.clone());
+    turn.intent = Some(outcome.intent.to_string());
+    turn.transition = Some(outcome.transition.name().to_string());
+    turn.trace = serde_json::json!({
+        "fired": outcome.transition.name(),
+        "why": outcome.trace,
+        "reply_kind": outcome.reply.kind.as_str(),
+        "step_id": outcome.reply.step_id,
+        "citations": outcome.reply.citations,
+    });
+    turn.new_facts = outcome.new_facts.clone();
+    turn.superseded = outcome.superseded.clone();
+    turn.artifacts = artifacts;
+    turn.report = outcome
+        .report
+        .clone()
+        .map(|(rev, body)| (rev, outcome.state.language.clone(), body));
+    if outcome.report.is_some() {
+        turn.status = Some(crate::store::SessionStatus::Finalized);
+    } else if outcome.state.escalation.escalated {
+        turn.status = Some(crate::store::SessionStatus::Escalated);
+    }
+    turn
 }
 
 fn invalid(field: &'static str, message: impl Into<String>) -> DeskError {

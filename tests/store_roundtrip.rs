@@ -96,6 +96,11 @@ async fn everything_round_trips_through_a_restart() {
         payload: serde_json::json!({"hours": "1.50"}),
     });
     t2.status = Some(SessionStatus::Escalated);
+    t2.report = Some((
+        1,
+        "es".into(),
+        "Complaint:\nThe furnace blows cold air.\n".into(),
+    ));
     let recorded = desk.record_turn(&id, &t2).await.unwrap();
     assert_eq!(recorded.turn.seq, 2);
     assert_eq!(recorded.artifact_ids.len(), 1);
@@ -120,6 +125,16 @@ async fn everything_round_trips_through_a_restart() {
         "the newest snapshot is the state after turn 2"
     );
     assert_eq!(after.session.status, SessionStatus::Escalated);
+    assert_eq!(
+        desk.reports(&id).await.unwrap(),
+        vec![(
+            1,
+            "es".to_string(),
+            "Complaint:\nThe furnace blows cold air.\n".to_string(),
+            after.turns[1].created_at.clone()
+        )],
+        "the report revision committed with its turn"
+    );
     assert_eq!(after.session.turn_count, 2);
     assert_eq!(after.session.artifact_count, 2);
     assert_eq!(after.turns[0].trace["why"], "step answer for board_voltage");

@@ -165,3 +165,73 @@ fn an_unopenable_data_dir_is_reported_to_every_command() {
     assert_eq!(err["code"], "storage");
     assert!(err["message"].as_str().unwrap().contains("data"));
 }
+
+/// The diagnostic chat over IPC, as the app's chat panel drives it: a
+/// question, a signal that isolates, the context panel's view, the report
+/// and its Markdown export, all committed to the real data dir.
+#[test]
+fn a_diagnosis_runs_over_ipc_to_an_exported_report() {
+    let app = app(None);
+    let created = api(
+        &app,
+        "session_new",
+        json!({"complaint": "Roof vent fan dead", "plate": "7ABC123"}),
+    )
+    .unwrap();
+    let id = created["id"].as_str().unwrap().to_string();
+
+    let first = api(
+        &app,
+        "chat_turn",
+        json!({"session_id": id, "text": "roof vent fan doesn't work"}),
+    )
+    .unwrap();
+    assert_eq!(first["transition"], "T1_root_entry");
+    assert_eq!(first["system"], "dc_12v");
+    assert_eq!(first["reply"]["kind"], "question");
+
+    let isolated = api(
+        &app,
+        "chat_turn",
+        json!({"session_id": id, "text": "panel fuse is blown"}),
+    )
+    .unwrap();
+    assert_eq!(isolated["isolation"]["complete"], true);
+    assert_eq!(isolated["labor"]["mode"], "draft");
+
+    let context = api(&app, "session_context", json!({"session_id": id})).unwrap();
+    assert_eq!(context["system"]["id"], "dc_12v");
+    assert_eq!(context["report_ready"], true);
+    assert_eq!(context["last_transition"]["id"], isolated["transition"]);
+    assert!(context["isolation"]["cause"]
+        .as_str()
+        .unwrap()
+        .contains("fuse"));
+
+    let report = api(
+        &app,
+        "chat_turn",
+        json!({"session_id": id, "text": "write the report"}),
+    )
+    .unwrap();
+    assert_eq!(report["reply"]["kind"], "report");
+    assert_eq!(report["report_revision"], 1);
+    let export = api(&app, "report_export", json!({"session_id": id})).unwrap();
+    assert_eq!(export["revision"], 1);
+    assert!(export["file_name"]
+        .as_str()
+        .unwrap()
+        .starts_with("7ABC123-"));
+    assert!(export["content"]
+        .as_str()
+        .unwrap()
+        .contains("**Total labor:**"));
+
+    let missing = api(
+        &app,
+        "report_export",
+        json!({"session_id": id, "revision": 9}),
+    )
+    .unwrap_err();
+    assert_eq!(missing["code"], "not_found");
+}

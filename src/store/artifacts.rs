@@ -119,3 +119,15 @@ impl Store {
         Ok(n > 0)
     }
 }
+
+/// A session's artifacts in the order they were added, inside a transaction.
+pub(super) async fn session_artifacts(
+    tx: &mut sqlx::Transaction<'static, sqlx::Sqlite>,
+    session_id: &str,
+) -> Result<Vec<Artifact>> {
+    let rows = sqlx::query("SELECT * FROM artifacts WHERE session_id = ? ORDER BY created_at, id")
+        .bind(session_id)
+        .fetch_all(&mut **tx)
+        .await?;
+    Ok(rows.iter().map(Artifact::from_row).collect())
+}

@@ -67,6 +67,9 @@ impl Store {
             .busy_timeout(Duration::from_secs(10));
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
+            // A ping before every query is a round trip to the connection's
+            // worker thread for nothing: a local file does not drop connections.
+            .test_before_acquire(false)
             .connect_with(options)
             .await?;
         MIGRATOR.run(&pool).await?;

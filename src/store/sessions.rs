@@ -26,6 +26,15 @@ const SELECT_SESSION: &str = "SELECT s.*,
     (SELECT COUNT(*) FROM artifacts a WHERE a.session_id = s.id) AS artifact_count
   FROM sessions s";
 
+/// A session row with its newest state snapshot (`state_version`, `state_json`).
+pub(super) const SELECT_SESSION_AND_STATE: &str = "SELECT s.*,
+    (SELECT COUNT(*) FROM turns t WHERE t.session_id = s.id) AS turn_count,
+    (SELECT COUNT(*) FROM artifacts a WHERE a.session_id = s.id) AS artifact_count,
+    st.version AS state_version, st.state AS state_json
+  FROM sessions s
+  JOIN session_states st ON st.session_id = s.id
+   AND st.turn_seq = (SELECT MAX(turn_seq) FROM session_states WHERE session_id = s.id)";
+
 impl Store {
     /// Create a session and its initial state snapshot (turn 0) together.
     pub async fn create_session(&self, new: &NewSession) -> Result<Session> {

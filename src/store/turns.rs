@@ -5,7 +5,11 @@ use serde_json::Value;
 
 use super::artifacts::{insert_artifact, NewArtifact};
 use super::outbox::{enqueue, NewOutboxItem};
-use super::{new_id, now, Result, SessionStatus, Store, StoreError, Turn};
+use sqlx::{Row, Sqlite, Transaction};
+
+use super::artifacts::session_artifacts;
+use super::sessions::SELECT_SESSION_AND_STATE;
+use super::{new_id, now, Artifact, Result, Session, SessionStatus, Store, StoreError, Turn};
 use crate::engine::state::Fact;
 use crate::engine::{SessionState, STATE_VERSION};
 
@@ -72,117 +76,44 @@ impl Store {
     /// Commit a turn and everything it changes, or nothing at all.
     pub async fn record_turn(&self, session_id: &str, new: &NewTurn) -> Result<RecordedTurn> {
         let mut tx = self.begin_write().await?;
-        let id = new_id();
-        let at = now();
-        // The next seq is computed inside the insert; no row means no session.
-        let seq: Option<i64> = sqlx::query_scalar(
-            "INSERT INTO turns (id, session_id, seq, created_at, input, reply, intent, transition, trace)
-             SELECT ?1, s.id, COALESCE((SELECT MAX(t.seq) FROM turns t WHERE t.session_id = s.id), 0) + 1,
-                    ?3, ?4, ?5, ?6, ?7, ?8
-             FROM sessions s WHERE s.id = ?2
-             RETURNING seq",
-        )
-        .bind(&id)
-        .bind(session_id)
-        .bind(&at)
-        .bind(&new.input)
-        .bind(&new.reply)
-        .bind(&new.intent)
-        .bind(&new.transition)
-        .bind(new.trace.to_string())
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some(seq) = seq else {
-            return Err(StoreError::NotFound {
+        let recorded = write_turn(&mut tx, session_id, new).await?;
+        tx.commit().await?;
+        Ok(recorded)
+    }
+
+    /// One conversation turn as one write transaction: read the session, its
+    /// newest state and (when it has any) its photos, let `decide` compute the
+    /// turn, and commit it. Two turns on one session can never start from the
+    /// same state, and the hot path pays one round trip per statement.
+    pub async fn turn_with<T>(
+        &self,
+        session_id: &str,
+        decide: impl FnOnce(&Session, SessionState, Vec<Artifact>) -> (NewTurn, T),
+    ) -> Result<(RecordedTurn, T)> {
+        let mut tx = self.begin_write().await?;
+        let row = sqlx::query(&format!("{SELECT_SESSION_AND_STATE} WHERE s.id = ?"))
+            .bind(session_id)
+            .fetch_optional(&mut *tx)
+            .await?
+            .ok_or_else(|| StoreError::NotFound {
                 what: "session",
                 id: session_id.to_owned(),
-            });
-        };
-        sqlx::query(
-            "INSERT INTO session_states (session_id, turn_seq, version, state, created_at)
-             VALUES (?, ?, ?, ?, ?)",
-        )
-        .bind(session_id)
-        .bind(seq)
-        .bind(STATE_VERSION)
-        .bind(new.state.to_json())
-        .bind(&at)
-        .execute(&mut *tx)
-        .await?;
-        for fact in &new.new_facts {
-            sqlx::query(
-                "INSERT INTO facts (id, session_id, turn_id, kind, source, subject, value, unit, text, created_at)
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            )
-            .bind(&fact.id)
-            .bind(session_id)
-            .bind(&id)
-            .bind(enum_str(&fact.kind))
-            .bind(enum_str(&fact.source))
-            .bind(&fact.subject)
-            .bind(&fact.value)
-            .bind(&fact.unit)
-            .bind(&fact.text)
-            .bind(&at)
-            .execute(&mut *tx)
-            .await?;
-        }
-        // Supersession can point at facts from earlier turns or from this one.
-        for (old, new_id) in &new.superseded {
-            sqlx::query("UPDATE facts SET superseded_by = ? WHERE id = ? AND session_id = ?")
-                .bind(new_id)
-                .bind(old)
-                .bind(session_id)
-                .execute(&mut *tx)
-                .await?;
-        }
-        if let Some((revision, language, body)) = &new.report {
-            sqlx::query(
-                "INSERT INTO reports (session_id, revision, turn_id, language, body, created_at)
-                 VALUES (?, ?, ?, ?, ?, ?)",
-            )
-            .bind(session_id)
-            .bind(revision)
-            .bind(&id)
-            .bind(language)
-            .bind(body)
-            .bind(&at)
-            .execute(&mut *tx)
-            .await?;
-        }
-        let mut artifact_ids = Vec::with_capacity(new.artifacts.len());
-        for artifact in &new.artifacts {
-            artifact_ids
-                .push(insert_artifact(&mut tx, session_id, Some(&id), artifact, &at).await?);
-        }
-        let mut outbox_ids = Vec::with_capacity(new.outbox.len());
-        for item in &new.outbox {
-            outbox_ids.push(enqueue(&mut tx, Some(session_id), item).await?);
-        }
-        // updated_at was set by the insert trigger.
-        if let Some(status) = new.status {
-            sqlx::query("UPDATE sessions SET status = ? WHERE id = ?")
-                .bind(status.as_str())
-                .bind(session_id)
-                .execute(&mut *tx)
-                .await?;
-        }
-        tx.commit().await?;
-        Ok(RecordedTurn {
-            turn: Turn {
-                id,
+            })?;
+        let session = Session::from_row(&row);
+        let state = SessionState::from_snapshot(row.get("state_version"), row.get("state_json"))
+            .map_err(|source| StoreError::State {
                 session_id: session_id.to_owned(),
-                seq,
-                created_at: at,
-                input: new.input.clone(),
-                reply: new.reply.clone(),
-                intent: new.intent.clone(),
-                transition: new.transition.clone(),
-                trace: new.trace.clone(),
-            },
-            artifact_ids,
-            outbox_ids,
-        })
+                source,
+            })?;
+        let artifacts = if session.artifact_count > 0 {
+            session_artifacts(&mut tx, session_id).await?
+        } else {
+            Vec::new()
+        };
+        let (new, out) = decide(&session, state, artifacts);
+        let recorded = write_turn(&mut tx, session_id, &new).await?;
+        tx.commit().await?;
+        Ok((recorded, out))
     }
 
     /// The newest turn of a session, if it has any.
@@ -201,6 +132,128 @@ impl Store {
             .await?;
         Ok(rows.iter().map(Turn::from_row).collect())
     }
+}
+
+/// The statements of one turn, on an open write transaction.
+///
+/// The turn, its state snapshot, its facts, the facts it supersedes, its
+/// report revision and the session's status go to SQLite as one batch of
+/// statements: each call into sqlx is a round trip to the connection's
+/// thread (about 50 µs here), and these rows are written on every message.
+async fn write_turn(
+    tx: &mut Transaction<'static, Sqlite>,
+    session_id: &str,
+    new: &NewTurn,
+) -> Result<RecordedTurn> {
+    let id = new_id();
+    let at = now();
+    let facts: Vec<Value> = new
+        .new_facts
+        .iter()
+        .map(|f| {
+            serde_json::json!([
+                f.id,
+                enum_str(&f.kind),
+                enum_str(&f.source),
+                f.subject,
+                f.value,
+                f.unit,
+                f.text
+            ])
+        })
+        .collect();
+    let superseded: Vec<Value> = new
+        .superseded
+        .iter()
+        .map(|(old, by)| serde_json::json!([old, by]))
+        .collect();
+    let (revision, report_language, report_body) = match &new.report {
+        Some((r, l, b)) => (Some(*r), Some(l.as_str()), Some(b.as_str())),
+        None => (None, None, None),
+    };
+    // The statements of the batch read their values from one JSON argument
+    // (?1), and the state snapshot, the largest value, comes separately (?2,
+    // used only by its own statement, so it is parsed once): sqlx binds a
+    // batch's parameters statement by statement, and a statement that uses
+    // `?N` without every lower number would not receive it.
+    let turn = serde_json::json!({
+        "id": id,
+        "session_id": session_id,
+        "at": at,
+        "input": new.input,
+        "reply": new.reply,
+        "intent": new.intent,
+        "transition": new.transition,
+        "trace": new.trace.to_string(),
+        "version": STATE_VERSION,
+        "facts": facts,
+        "superseded": superseded,
+        "revision": revision,
+        "report_language": report_language,
+        "report_body": report_body,
+        "status": new.status.map(|s| s.as_str()),
+    });
+    // The next seq is computed inside the insert; no session means no row,
+    // and the final SELECT then finds nothing.
+    let seq: Option<i64> = sqlx::query_scalar(
+        "INSERT INTO turns (id, session_id, seq, created_at, input, reply, intent, transition, trace)
+         SELECT ?1 ->> '$.id', s.id,
+                COALESCE((SELECT MAX(t.seq) FROM turns t WHERE t.session_id = s.id), 0) + 1,
+                ?1 ->> '$.at', ?1 ->> '$.input', ?1 ->> '$.reply', ?1 ->> '$.intent',
+                ?1 ->> '$.transition', ?1 ->> '$.trace'
+         FROM sessions s WHERE s.id = ?1 ->> '$.session_id';
+         INSERT INTO session_states (session_id, turn_seq, version, state, created_at)
+         SELECT session_id, seq, ?1 ->> '$.version', ?2, created_at
+         FROM turns WHERE id = ?1 ->> '$.id';
+         INSERT INTO facts (id, session_id, turn_id, kind, source, subject, value, unit, text, created_at)
+         SELECT f.value ->> 0, t.session_id, t.id, f.value ->> 1, f.value ->> 2, f.value ->> 3,
+                f.value ->> 4, f.value ->> 5, f.value ->> 6, t.created_at
+         FROM turns t, json_each(?1, '$.facts') AS f
+         WHERE t.id = ?1 ->> '$.id' ORDER BY f.key;
+         UPDATE facts SET superseded_by = j.value ->> 1
+         FROM json_each(?1, '$.superseded') AS j
+         WHERE facts.id = j.value ->> 0 AND facts.session_id = ?1 ->> '$.session_id';
+         INSERT INTO reports (session_id, revision, turn_id, language, body, created_at)
+         SELECT t.session_id, ?1 ->> '$.revision', t.id, ?1 ->> '$.report_language',
+                ?1 ->> '$.report_body', t.created_at
+         FROM turns t WHERE t.id = ?1 ->> '$.id' AND ?1 ->> '$.revision' IS NOT NULL;
+         UPDATE sessions SET status = ?1 ->> '$.status'
+         WHERE id = ?1 ->> '$.session_id' AND ?1 ->> '$.status' IS NOT NULL;
+         SELECT seq FROM turns WHERE id = ?1 ->> '$.id'",
+    )
+    .bind(turn.to_string())
+    .bind(new.state.to_json())
+    .fetch_optional(&mut **tx)
+    .await?;
+    let Some(seq) = seq else {
+        return Err(StoreError::NotFound {
+            what: "session",
+            id: session_id.to_owned(),
+        });
+    };
+    let mut artifact_ids = Vec::with_capacity(new.artifacts.len());
+    for artifact in &new.artifacts {
+        artifact_ids.push(insert_artifact(tx, session_id, Some(&id), artifact, &at).await?);
+    }
+    let mut outbox_ids = Vec::with_capacity(new.outbox.len());
+    for item in &new.outbox {
+        outbox_ids.push(enqueue(tx, Some(session_id), item).await?);
+    }
+    Ok(RecordedTurn {
+        turn: Turn {
+            id,
+            session_id: session_id.to_owned(),
+            seq,
+            created_at: at,
+            input: new.input.clone(),
+            reply: new.reply.clone(),
+            intent: new.intent.clone(),
+            transition: new.transition.clone(),
+            trace: new.trace.clone(),
+        },
+        artifact_ids,
+        outbox_ids,
+    })
 }
 
 /// The snake_case name serde gives a unit enum variant.
