@@ -173,6 +173,81 @@ async fn everything_round_trips_through_a_restart() {
     assert_eq!(bytes, common::png(8, 8, [1, 2, 3]));
 }
 
+/// A chat turn begins its transaction with a plain `BEGIN IMMEDIATE` and
+/// commits in the same batch as its writes. A turn that fails midway, or
+/// whose future is dropped midway, must leave nothing and must not keep the
+/// write lock: the next turn commits at once.
+#[tokio::test]
+async fn a_failing_or_cancelled_chat_turn_rolls_back_and_releases_the_lock() {
+    let dir = tempfile::tempdir().unwrap();
+    let desk = Desk::open(dir.path()).await.unwrap();
+    let id = new_session(&desk).await;
+    let store = desk.store();
+    let first = store
+        .turn_with(&id, |_, state, _| {
+            let mut t = NewTurn::new("first", "ok", state);
+            t.new_facts.push(fact("dup", "board", "12.0", 1));
+            (t, ())
+        })
+        .await
+        .unwrap();
+    assert_eq!(first.0.turn.seq, 1);
+
+    // A duplicate fact id fails inside the batch, after the turn row.
+    let err = store
+        .turn_with(&id, |_, mut state, _| {
+            state.completed_steps.push("should_not_persist".into());
+            let mut t = NewTurn::new("second", "never stored", state);
+            t.new_facts.push(fact("dup", "board", "12.1", 2));
+            t.status = Some(SessionStatus::Escalated);
+            (t, ())
+        })
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("UNIQUE"), "{err}");
+
+    // Dropped at every point of its life: before, during and after its batch.
+    for micros in [1u64, 20, 50, 100, 200, 400, 800, 1600] {
+        let attempt = store.turn_with(&id, |_, state, _| {
+            (NewTurn::new("maybe", "maybe", state), ())
+        });
+        let _ = tokio::time::timeout(std::time::Duration::from_micros(micros), attempt).await;
+    }
+
+    let started = std::time::Instant::now();
+    let next = store
+        .turn_with(&id, |_, state, _| (NewTurn::new("next", "ok", state), ()))
+        .await
+        .unwrap();
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "the write lock was held by an abandoned turn"
+    );
+    let detail = desk.session_detail(&id).await.unwrap();
+    let seqs: Vec<i64> = detail.turns.iter().map(|t| t.seq).collect();
+    assert_eq!(seqs, (1..=seqs.len() as i64).collect::<Vec<_>>());
+    assert_eq!(next.0.turn.seq, seqs.len() as i64);
+    assert!(detail.turns.iter().all(|t| t.input != "second"));
+    assert!(!detail
+        .state
+        .completed_steps
+        .contains(&"should_not_persist".to_string()));
+    assert_eq!(detail.session.status, SessionStatus::Open);
+    let snapshots: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM session_states WHERE session_id = ? AND turn_seq > 0",
+    )
+    .bind(&id)
+    .fetch_one(store.pool())
+    .await
+    .unwrap();
+    assert_eq!(
+        snapshots,
+        seqs.len() as i64,
+        "one snapshot per committed turn"
+    );
+    assert_eq!(store.integrity_check().await.unwrap(), "ok");
+}
+
 #[tokio::test]
 async fn a_failing_turn_leaves_nothing_behind() {
     let dir = tempfile::tempdir().unwrap();

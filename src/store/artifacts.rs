@@ -120,14 +120,14 @@ impl Store {
     }
 }
 
-/// A session's artifacts in the order they were added, inside a transaction.
+/// A session's artifacts in the order they were added, on a connection inside a transaction.
 pub(super) async fn session_artifacts(
-    tx: &mut sqlx::Transaction<'static, sqlx::Sqlite>,
+    conn: &mut SqliteConnection,
     session_id: &str,
 ) -> Result<Vec<Artifact>> {
     let rows = sqlx::query("SELECT * FROM artifacts WHERE session_id = ? ORDER BY created_at, id")
         .bind(session_id)
-        .fetch_all(&mut **tx)
+        .fetch_all(conn)
         .await?;
     Ok(rows.iter().map(Artifact::from_row).collect())
 }

@@ -5,7 +5,8 @@ use serde_json::Value;
 
 use super::artifacts::{insert_artifact, NewArtifact};
 use super::outbox::{enqueue, NewOutboxItem};
-use sqlx::{Row, Sqlite, Transaction};
+use sqlx::pool::PoolConnection;
+use sqlx::{Row, Sqlite, SqliteConnection};
 
 use super::artifacts::session_artifacts;
 use super::sessions::SELECT_SESSION_AND_STATE;
@@ -76,7 +77,7 @@ impl Store {
     /// Commit a turn and everything it changes, or nothing at all.
     pub async fn record_turn(&self, session_id: &str, new: &NewTurn) -> Result<RecordedTurn> {
         let mut tx = self.begin_write().await?;
-        let recorded = write_turn(&mut tx, session_id, new).await?;
+        let recorded = write_turn(&mut tx, session_id, new, "").await?;
         tx.commit().await?;
         Ok(recorded)
     }
@@ -84,21 +85,32 @@ impl Store {
     /// One conversation turn as one write transaction: read the session, its
     /// newest state and (when it has any) its photos, let `decide` compute the
     /// turn, and commit it. Two turns on one session can never start from the
-    /// same state, and the hot path pays one round trip per statement.
+    /// same state.
+    ///
+    /// Every message pays for this, so it is two round trips to SQLite, not
+    /// four: `BEGIN IMMEDIATE` goes with the read, `COMMIT` with the writes.
+    /// That is outside sqlx's transaction type, so [`OpenWrite`] keeps its
+    /// guarantee: a turn that fails or is cancelled midway closes its
+    /// connection, and SQLite rolls the transaction back.
     pub async fn turn_with<T>(
         &self,
         session_id: &str,
         decide: impl FnOnce(&Session, SessionState, Vec<Artifact>) -> (NewTurn, T),
     ) -> Result<(RecordedTurn, T)> {
-        let mut tx = self.begin_write().await?;
-        let row = sqlx::query(&format!("{SELECT_SESSION_AND_STATE} WHERE s.id = ?"))
-            .bind(session_id)
-            .fetch_optional(&mut *tx)
-            .await?
-            .ok_or_else(|| StoreError::NotFound {
-                what: "session",
-                id: session_id.to_owned(),
-            })?;
+        let mut write = OpenWrite {
+            conn: self.pool().acquire().await?,
+            open: true,
+        };
+        let row = sqlx::query(&format!(
+            "BEGIN IMMEDIATE; {SELECT_SESSION_AND_STATE} WHERE s.id = ?1"
+        ))
+        .bind(session_id)
+        .fetch_optional(&mut *write.conn)
+        .await?
+        .ok_or_else(|| StoreError::NotFound {
+            what: "session",
+            id: session_id.to_owned(),
+        })?;
         let session = Session::from_row(&row);
         let state = SessionState::from_snapshot(row.get("state_version"), row.get("state_json"))
             .map_err(|source| StoreError::State {
@@ -106,13 +118,13 @@ impl Store {
                 source,
             })?;
         let artifacts = if session.artifact_count > 0 {
-            session_artifacts(&mut tx, session_id).await?
+            session_artifacts(&mut write.conn, session_id).await?
         } else {
             Vec::new()
         };
         let (new, out) = decide(&session, state, artifacts);
-        let recorded = write_turn(&mut tx, session_id, &new).await?;
-        tx.commit().await?;
+        let recorded = write_turn(&mut write.conn, session_id, &new, "COMMIT").await?;
+        write.open = false;
         Ok((recorded, out))
     }
 
@@ -134,16 +146,50 @@ impl Store {
     }
 }
 
+/// One turn's rows, as one batch of statements (see `write_turn`).
+const WRITE_TURN: &str = "INSERT INTO turns (id, session_id, seq, created_at, input, reply, intent, transition, trace)
+         SELECT ?1 ->> '$.id', s.id,
+                COALESCE((SELECT MAX(t.seq) FROM turns t WHERE t.session_id = s.id), 0) + 1,
+                ?1 ->> '$.at', ?1 ->> '$.input', ?1 ->> '$.reply', ?1 ->> '$.intent',
+                ?1 ->> '$.transition', ?1 ->> '$.trace'
+         FROM sessions s WHERE s.id = ?1 ->> '$.session_id';
+         INSERT INTO session_states (session_id, turn_seq, version, state, created_at)
+         SELECT session_id, seq, ?1 ->> '$.version', ?2, created_at
+         FROM turns WHERE id = ?1 ->> '$.id';
+         INSERT INTO facts (id, session_id, turn_id, kind, source, subject, value, unit, text, created_at)
+         SELECT f.value ->> 0, t.session_id, t.id, f.value ->> 1, f.value ->> 2, f.value ->> 3,
+                f.value ->> 4, f.value ->> 5, f.value ->> 6, t.created_at
+         FROM turns t, json_each(?1, '$.facts') AS f
+         WHERE t.id = ?1 ->> '$.id' ORDER BY f.key;
+         UPDATE facts SET superseded_by = j.value ->> 1
+         FROM json_each(?1, '$.superseded') AS j
+         WHERE facts.id = j.value ->> 0 AND facts.session_id = ?1 ->> '$.session_id';
+         INSERT INTO reports (session_id, revision, turn_id, language, body, created_at)
+         SELECT t.session_id, ?1 ->> '$.revision', t.id, ?1 ->> '$.report_language',
+                ?1 ->> '$.report_body', t.created_at
+         FROM turns t WHERE t.id = ?1 ->> '$.id' AND ?1 ->> '$.revision' IS NOT NULL;
+         UPDATE sessions SET status = ?1 ->> '$.status'
+         WHERE id = ?1 ->> '$.session_id' AND ?1 ->> '$.status' IS NOT NULL";
+
+/// The new turn's seq, read last: a batch's statements run in order up to the
+/// first row, so a `COMMIT` placed before this has run when the row arrives.
+const TURN_SEQ: &str = "SELECT seq FROM turns WHERE id = ?1 ->> '$.id'";
+
 /// The statements of one turn, on an open write transaction.
 ///
 /// The turn, its state snapshot, its facts, the facts it supersedes, its
 /// report revision and the session's status go to SQLite as one batch of
 /// statements: each call into sqlx is a round trip to the connection's
 /// thread (about 50 µs here), and these rows are written on every message.
+///
+/// `tail` runs after the batch in the same round trip (`COMMIT` for a
+/// transaction begun outside sqlx's transaction type). Artifact rows and
+/// outbox items, which few turns have, then precede it as their own statements.
 async fn write_turn(
-    tx: &mut Transaction<'static, Sqlite>,
+    conn: &mut SqliteConnection,
     session_id: &str,
     new: &NewTurn,
+    tail: &str,
 ) -> Result<RecordedTurn> {
     let id = new_id();
     let at = now();
@@ -195,36 +241,21 @@ async fn write_turn(
     });
     // The next seq is computed inside the insert; no session means no row,
     // and the final SELECT then finds nothing.
-    let seq: Option<i64> = sqlx::query_scalar(
-        "INSERT INTO turns (id, session_id, seq, created_at, input, reply, intent, transition, trace)
-         SELECT ?1 ->> '$.id', s.id,
-                COALESCE((SELECT MAX(t.seq) FROM turns t WHERE t.session_id = s.id), 0) + 1,
-                ?1 ->> '$.at', ?1 ->> '$.input', ?1 ->> '$.reply', ?1 ->> '$.intent',
-                ?1 ->> '$.transition', ?1 ->> '$.trace'
-         FROM sessions s WHERE s.id = ?1 ->> '$.session_id';
-         INSERT INTO session_states (session_id, turn_seq, version, state, created_at)
-         SELECT session_id, seq, ?1 ->> '$.version', ?2, created_at
-         FROM turns WHERE id = ?1 ->> '$.id';
-         INSERT INTO facts (id, session_id, turn_id, kind, source, subject, value, unit, text, created_at)
-         SELECT f.value ->> 0, t.session_id, t.id, f.value ->> 1, f.value ->> 2, f.value ->> 3,
-                f.value ->> 4, f.value ->> 5, f.value ->> 6, t.created_at
-         FROM turns t, json_each(?1, '$.facts') AS f
-         WHERE t.id = ?1 ->> '$.id' ORDER BY f.key;
-         UPDATE facts SET superseded_by = j.value ->> 1
-         FROM json_each(?1, '$.superseded') AS j
-         WHERE facts.id = j.value ->> 0 AND facts.session_id = ?1 ->> '$.session_id';
-         INSERT INTO reports (session_id, revision, turn_id, language, body, created_at)
-         SELECT t.session_id, ?1 ->> '$.revision', t.id, ?1 ->> '$.report_language',
-                ?1 ->> '$.report_body', t.created_at
-         FROM turns t WHERE t.id = ?1 ->> '$.id' AND ?1 ->> '$.revision' IS NOT NULL;
-         UPDATE sessions SET status = ?1 ->> '$.status'
-         WHERE id = ?1 ->> '$.session_id' AND ?1 ->> '$.status' IS NOT NULL;
-         SELECT seq FROM turns WHERE id = ?1 ->> '$.id'",
-    )
-    .bind(turn.to_string())
-    .bind(new.state.to_json())
-    .fetch_optional(&mut **tx)
-    .await?;
+    let batch_tail = if new.artifacts.is_empty() && new.outbox.is_empty() {
+        tail
+    } else {
+        ""
+    };
+    let sql = if batch_tail.is_empty() {
+        format!("{WRITE_TURN};\n{TURN_SEQ}")
+    } else {
+        format!("{WRITE_TURN};\n{batch_tail};\n{TURN_SEQ}")
+    };
+    let seq: Option<i64> = sqlx::query_scalar(&sql)
+        .bind(turn.to_string())
+        .bind(new.state.to_json())
+        .fetch_optional(&mut *conn)
+        .await?;
     let Some(seq) = seq else {
         return Err(StoreError::NotFound {
             what: "session",
@@ -233,11 +264,14 @@ async fn write_turn(
     };
     let mut artifact_ids = Vec::with_capacity(new.artifacts.len());
     for artifact in &new.artifacts {
-        artifact_ids.push(insert_artifact(tx, session_id, Some(&id), artifact, &at).await?);
+        artifact_ids.push(insert_artifact(conn, session_id, Some(&id), artifact, &at).await?);
     }
     let mut outbox_ids = Vec::with_capacity(new.outbox.len());
     for item in &new.outbox {
-        outbox_ids.push(enqueue(tx, Some(session_id), item).await?);
+        outbox_ids.push(enqueue(conn, Some(session_id), item).await?);
+    }
+    if batch_tail.is_empty() && !tail.is_empty() {
+        sqlx::query(tail).execute(&mut *conn).await?;
     }
     Ok(RecordedTurn {
         turn: Turn {
@@ -261,5 +295,23 @@ fn enum_str<T: serde::Serialize>(v: &T) -> String {
     match serde_json::to_value(v) {
         Ok(Value::String(s)) => s,
         _ => String::new(),
+    }
+}
+
+/// A write transaction begun with a plain `BEGIN IMMEDIATE` on a pooled
+/// connection. Unless the turn clears `open` after its `COMMIT`, dropping it
+/// (an error, a cancelled future) closes the connection instead of returning
+/// it to the pool, and SQLite rolls the transaction back: nothing half-written
+/// stays, and no pooled connection keeps the write lock.
+struct OpenWrite {
+    conn: PoolConnection<Sqlite>,
+    open: bool,
+}
+
+impl Drop for OpenWrite {
+    fn drop(&mut self) {
+        if self.open {
+            self.conn.close_on_drop();
+        }
     }
 }
