@@ -6,8 +6,9 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { api, type Artifact, type ReportRevision, type SessionContext, type Turn } from '../api';
 import { entriesFromTurns, entryFromTranscript, mergeEntries, replyKindLabel, type ChatEntry } from '../chat';
-import { dataUrl, formatBytes, formatTimestamp, MAX_FILE_BYTES, readFileBase64 } from '../files';
+import { formatBytes, formatTimestamp, MAX_FILE_BYTES, readFileBase64 } from '../files';
 import { ApiError, toApiError } from '../transport';
+import { useThumbnail } from '../hooks';
 import { ErrorMessage } from './common';
 import { ContextPanel } from './ContextPanel';
 import { ReportText } from './ReportText';
@@ -385,21 +386,8 @@ function PreviewStrip({ photos }: { photos: { name: string; url: string | null }
   );
 }
 
-type Thumb = { kind: 'loading' } | { kind: 'ok'; url: string } | { kind: 'error'; error: ApiError };
-
 function TurnPhoto({ artifact }: { artifact: Artifact }) {
-  const [thumb, setThumb] = useState<Thumb>({ kind: 'loading' });
-  useEffect(() => {
-    if (artifact.thumbnail === 'none') return;
-    let alive = true;
-    api.artifactContent(artifact.id, true).then(
-      (c) => alive && setThumb({ kind: 'ok', url: dataUrl(c.mime, c.content_base64) }),
-      (e) => alive && setThumb({ kind: 'error', error: toApiError(e) }),
-    );
-    return () => {
-      alive = false;
-    };
-  }, [artifact.id, artifact.thumbnail]);
+  const thumb = useThumbnail(artifact);
 
   const label = artifact.caption ?? artifact.file_name;
   return (

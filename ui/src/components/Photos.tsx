@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
+import { useCallback, useRef, useState, type DragEvent } from 'react';
 import { api, type Artifact, type BlobStatus } from '../api';
-import { dataUrl, formatBytes, MAX_FILE_BYTES, readFileBase64 } from '../files';
+import { formatBytes, MAX_FILE_BYTES, readFileBase64 } from '../files';
 import { ApiError, toApiError } from '../transport';
 import { artifactProblemLabel } from './common';
 import { PhotoOverlay } from './PhotoOverlay';
+import { useThumbnail } from '../hooks';
 
 type UploadStatus = 'queued' | 'reading' | 'uploading' | 'done' | 'error';
 
@@ -264,7 +265,6 @@ function UploadRow({ item }: { item: UploadItem }) {
   );
 }
 
-type ThumbState = { kind: 'loading' } | { kind: 'ok'; url: string } | { kind: 'error'; error: ApiError };
 
 function PhotoTile({
   artifact,
@@ -275,20 +275,7 @@ function PhotoTile({
   verify: BlobStatus | undefined;
   onOpen: () => void;
 }) {
-  const [thumb, setThumb] = useState<ThumbState>({ kind: 'loading' });
-
-  useEffect(() => {
-    if (artifact.thumbnail === 'none') return;
-    let alive = true;
-    setThumb({ kind: 'loading' });
-    api.artifactContent(artifact.id, true).then(
-      (c) => alive && setThumb({ kind: 'ok', url: dataUrl(c.mime, c.content_base64) }),
-      (e) => alive && setThumb({ kind: 'error', error: toApiError(e) }),
-    );
-    return () => {
-      alive = false;
-    };
-  }, [artifact.id, artifact.thumbnail]);
+  const thumb = useThumbnail(artifact);
 
   // A problem found by "Verify photos" outranks a thumbnail that still loads:
   // the thumbnail is a separate file from the original.
