@@ -105,11 +105,29 @@ async fn check_smoke_report(
         .session_detail(session_id)
         .await
         .map_err(|e| format!("session {session_id} is not in the store: {e}"))?;
+    let chat_turn = report
+        .pointer("/chat/turn")
+        .and_then(Value::as_i64)
+        .ok_or("the UI report has no chat turn")?;
+    let stored = detail
+        .turns
+        .iter()
+        .find(|t| t.seq == chat_turn)
+        .ok_or_else(|| format!("chat turn {chat_turn} is not in the store"))?;
+    if stored.transition.as_deref() != report.pointer("/chat/transition").and_then(Value::as_str) {
+        return Err(format!(
+            "chat turn {chat_turn} is stored as {:?}, the UI saw {:?}",
+            stored.transition,
+            report.pointer("/chat/transition")
+        ));
+    }
     Ok(format!(
-        "session {} found in {} with complaint {:?}",
+        "session {} found in {} with complaint {:?}; chat turn {} stored as {}",
         session_id,
         desk.data_dir().display(),
-        detail.session.complaint
+        detail.session.complaint,
+        chat_turn,
+        stored.transition.as_deref().unwrap_or("?")
     ))
 }
 

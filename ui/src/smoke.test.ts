@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createElement } from 'react';
 import { App } from './App';
-import { runSmoke, SMOKE_COMPLAINT, smokeRequested } from './smoke';
+import { runSmoke, SMOKE_CHAT, SMOKE_COMPLAINT, smokeRequested } from './smoke';
 import { ApiError, call } from './transport';
 import { installFakeBackend, makeSession } from './test/fakeBackend';
 import { render, type Rendered } from './test/render';
@@ -32,6 +32,7 @@ describe('smoke routine', () => {
         return s;
       },
       session_list: () => ({ sessions }),
+      chat_turn: () => ({ turn: 1, transition: 'T1_root_entry', system: 'furnace', reply: { kind: 'question' } }),
     });
     view = render(createElement(App));
     // From here the smoke routine polls the DOM like a browser does, outside React's act().
@@ -50,7 +51,9 @@ describe('smoke routine', () => {
       app_info: { name: 'RV Service Desk', version: '0.1.0' },
       sessions_rendered: 2,
       session_id: sessions[0].id,
+      chat: { turn: 1, transition: 'T1_root_entry', system: 'furnace' },
     });
+    expect(backend.callsOf('chat_turn')).toEqual([{ session_id: sessions[0].id, text: SMOKE_CHAT }]);
     const rows = view.container.querySelectorAll('[data-testid="session-row"]');
     expect(rows[0].textContent).toContain(SMOKE_COMPLAINT);
   });

@@ -10,6 +10,7 @@ import { notifySessionsChanged } from './events';
 import { call, transportKind } from './transport';
 
 export const SMOKE_COMPLAINT = 'smoke test: furnace blows cold';
+export const SMOKE_CHAT = 'furnace blows cold air';
 
 export interface SmokeDeps {
   call: typeof call;
@@ -69,12 +70,21 @@ export async function runSmoke(overrides: Partial<SmokeDeps> = {}): Promise<Reco
       d.timeoutMs,
       'the new session to appear in the sessions list',
     );
+    // A chat round trip through the engine: the shell checks the turn in SQLite.
+    const turn = await d.call<{ turn: number; transition: string; system: string | null; reply: { kind: string } }>(
+      'chat_turn',
+      { session_id: session.id, text: SMOKE_CHAT },
+    );
+    if (turn.reply.kind !== 'question' || turn.system !== 'furnace') {
+      throw new Error(`chat_turn answered ${turn.reply.kind} for ${turn.system}, expected a furnace question`);
+    }
     report = {
       ok: true,
       transport: transportKind(),
       app_info,
       sessions_rendered: rows(d.root).length,
       session_id: session.id,
+      chat: { turn: turn.turn, transition: turn.transition, system: turn.system },
     };
   } catch (e) {
     report = { ok: false, error: String(e) };
