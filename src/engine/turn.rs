@@ -1258,8 +1258,13 @@ impl<'a> Turn<'a> {
             self.st.active_step
         ));
         let Some(i) = walk.active else {
-            return self.after_isolation(p);
+            if self.st.isolation.complete || walk.finding.is_none() {
+                return self.after_isolation(p);
+            }
+            // The facts already lead to a finding: say so instead of a step.
+            return self.terminal(p, walk, "RESUME", TransitionId::D4Terminal, String::new());
         };
+        self.sync_walk_state(p, &walk);
         let step = &p.steps[i];
         if self.st.asked.get(&step.id).copied().unwrap_or(0) == 0 {
             return ("RESUME", TransitionId::D2Subflow, self.question(step, ""));

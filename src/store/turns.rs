@@ -75,10 +75,23 @@ impl Store {
     }
 
     /// Commit a turn and everything it changes, or nothing at all.
+    ///
+    /// One round trip when the turn has no files or outbox items:
+    /// `BEGIN IMMEDIATE`, the write batch and `COMMIT` travel together.
     pub async fn record_turn(&self, session_id: &str, new: &NewTurn) -> Result<RecordedTurn> {
-        let mut tx = self.begin_write().await?;
-        let recorded = write_turn(&mut tx, session_id, new, "").await?;
-        tx.commit().await?;
+        let mut write = OpenWrite {
+            conn: self.pool().acquire().await?,
+            open: true,
+        };
+        let recorded = write_turn(
+            &mut write.conn,
+            session_id,
+            new,
+            "BEGIN IMMEDIATE",
+            "COMMIT",
+        )
+        .await?;
+        write.open = false;
         Ok(recorded)
     }
 
@@ -123,7 +136,7 @@ impl Store {
             Vec::new()
         };
         let (new, out) = decide(&session, state, artifacts);
-        let recorded = write_turn(&mut write.conn, session_id, &new, "COMMIT").await?;
+        let recorded = write_turn(&mut write.conn, session_id, &new, "", "COMMIT").await?;
         write.open = false;
         Ok((recorded, out))
     }
@@ -182,13 +195,15 @@ const TURN_SEQ: &str = "SELECT seq FROM turns WHERE id = ?1 ->> '$.id'";
 /// statements: each call into sqlx is a round trip to the connection's
 /// thread (about 50 µs here), and these rows are written on every message.
 ///
-/// `tail` runs after the batch in the same round trip (`COMMIT` for a
-/// transaction begun outside sqlx's transaction type). Artifact rows and
-/// outbox items, which few turns have, then precede it as their own statements.
+/// `head` runs first and `tail` after the batch, in the same round trip
+/// (`BEGIN IMMEDIATE` and `COMMIT` for a transaction held by [`OpenWrite`]).
+/// Artifact rows and outbox items, which few turns have, then come between
+/// the batch and `tail`, as statements of their own.
 async fn write_turn(
     conn: &mut SqliteConnection,
     session_id: &str,
     new: &NewTurn,
+    head: &str,
     tail: &str,
 ) -> Result<RecordedTurn> {
     let id = new_id();
@@ -246,11 +261,11 @@ async fn write_turn(
     } else {
         ""
     };
-    let sql = if batch_tail.is_empty() {
-        format!("{WRITE_TURN};\n{TURN_SEQ}")
-    } else {
-        format!("{WRITE_TURN};\n{batch_tail};\n{TURN_SEQ}")
-    };
+    let sql = [head, WRITE_TURN, batch_tail, TURN_SEQ]
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join(";\n");
     let seq: Option<i64> = sqlx::query_scalar(&sql)
         .bind(turn.to_string())
         .bind(new.state.to_json())
