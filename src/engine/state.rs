@@ -214,6 +214,12 @@ impl SessionState {
         }
     }
 
+    /// The report can be written: the cause is isolated (a reported repair
+    /// isolates its finding too). The engine and the app's view both ask this.
+    pub fn report_ready(&self) -> bool {
+        self.isolation.complete
+    }
+
     pub fn to_json(&self) -> String {
         serde_json::to_string(self)
             .expect("SessionState serializes: it holds only strings, numbers and maps")

@@ -172,10 +172,6 @@ impl<'a> Turn<'a> {
         self.st.recent_actions.last()
     }
 
-    fn report_ready(&self) -> bool {
-        self.st.isolation.complete
-    }
-
     // ------------------------------------------------------------ routing
 
     fn route(&mut self) -> (&'static str, TransitionId, Reply) {
@@ -1087,12 +1083,12 @@ impl<'a> Turn<'a> {
             );
         };
         // "Fixed, write it up" carries the repair in the same message.
-        if !self.report_ready() {
+        if !self.st.report_ready() {
             if let Some(f) = extract::repair_done(p, &self.text.clone()) {
                 let _ = self.repair(p, f);
             }
         }
-        if !self.report_ready() {
+        if !self.st.report_ready() {
             let l = phrases(&self.lang());
             let lead = l.not_ready.to_string();
             let walk = self.walk(p);

@@ -147,7 +147,7 @@ pub fn session_view(catalog: &Catalog, st: &SessionState) -> SessionView {
         topic_stack: st.topic_stack.clone(),
         escalated: st.escalation.escalated,
         escalation_reason: st.escalation.reason.clone(),
-        report_ready: st.isolation.complete || st.repair_done,
+        report_ready: st.report_ready(),
         quick_answers,
     }
 }
