@@ -99,13 +99,7 @@ impl Store {
     /// A session's artifacts in the order they were added; all of them when
     /// `session_id` is None.
     pub async fn artifacts(&self, session_id: Option<&str>) -> Result<Vec<Artifact>> {
-        let rows = sqlx::query(
-            "SELECT * FROM artifacts WHERE (?1 IS NULL OR session_id = ?1) ORDER BY created_at, id",
-        )
-        .bind(session_id)
-        .fetch_all(self.pool())
-        .await?;
-        Ok(rows.iter().map(Artifact::from_row).collect())
+        list_artifacts(self.pool(), session_id).await
     }
 
     /// Is any row still using this blob (as content or thumbnail)?
@@ -120,14 +114,17 @@ impl Store {
     }
 }
 
-/// A session's artifacts in the order they were added, on a connection inside a transaction.
-pub(super) async fn session_artifacts(
-    conn: &mut SqliteConnection,
-    session_id: &str,
+/// Artifacts in the order they were added (one session's, or all), on the
+/// pool or on a connection inside a transaction.
+pub(super) async fn list_artifacts<'c>(
+    executor: impl sqlx::Executor<'c, Database = sqlx::Sqlite>,
+    session_id: Option<&str>,
 ) -> Result<Vec<Artifact>> {
-    let rows = sqlx::query("SELECT * FROM artifacts WHERE session_id = ? ORDER BY created_at, id")
-        .bind(session_id)
-        .fetch_all(conn)
-        .await?;
+    let rows = sqlx::query(
+        "SELECT * FROM artifacts WHERE (?1 IS NULL OR session_id = ?1) ORDER BY created_at, id",
+    )
+    .bind(session_id)
+    .fetch_all(executor)
+    .await?;
     Ok(rows.iter().map(Artifact::from_row).collect())
 }

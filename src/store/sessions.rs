@@ -21,19 +21,33 @@ pub struct SessionFilter {
     pub status: Option<SessionStatus>,
 }
 
-const SELECT_SESSION: &str = "SELECT s.*,
+/// A session's columns with its turn and artifact counts, `FROM sessions s`;
+/// a macro so the queries built on it stay `&'static str` constants.
+macro_rules! select_session {
+    ($($more_columns:literal)?) => {
+        concat!(
+            "SELECT s.*,
     (SELECT COUNT(*) FROM turns t WHERE t.session_id = s.id) AS turn_count,
-    (SELECT COUNT(*) FROM artifacts a WHERE a.session_id = s.id) AS artifact_count
-  FROM sessions s";
+    (SELECT COUNT(*) FROM artifacts a WHERE a.session_id = s.id) AS artifact_count",
+            $($more_columns,)?
+            "
+  FROM sessions s"
+        )
+    };
+}
 
-/// A session row with its newest state snapshot (`state_version`, `state_json`).
-pub(super) const SELECT_SESSION_AND_STATE: &str = "SELECT s.*,
-    (SELECT COUNT(*) FROM turns t WHERE t.session_id = s.id) AS turn_count,
-    (SELECT COUNT(*) FROM artifacts a WHERE a.session_id = s.id) AS artifact_count,
-    st.version AS state_version, st.state AS state_json
-  FROM sessions s
+const SELECT_SESSION: &str = select_session!();
+
+/// What a chat turn reads as it takes the write lock: the session row with
+/// its newest state snapshot (`state_version`, `state_json`).
+pub(super) const BEGIN_TURN_READ: &str = concat!(
+    "BEGIN IMMEDIATE;\n",
+    select_session!(", st.version AS state_version, st.state AS state_json"),
+    "
   JOIN session_states st ON st.session_id = s.id
-   AND st.turn_seq = (SELECT MAX(turn_seq) FROM session_states WHERE session_id = s.id)";
+   AND st.turn_seq = (SELECT MAX(turn_seq) FROM session_states WHERE session_id = s.id)
+  WHERE s.id = ?1"
+);
 
 impl Store {
     /// Create a session and its initial state snapshot (turn 0) together.
@@ -134,12 +148,7 @@ impl Store {
             what: "session",
             id: session_id.to_owned(),
         })?;
-        let state =
-            SessionState::from_snapshot(version, &json).map_err(|source| StoreError::State {
-                session_id: session_id.to_owned(),
-                source,
-            })?;
-        Ok((seq, state))
+        Ok((seq, decode_state(session_id, version, &json)?))
     }
 
     /// Delete a session with its turns, states and facts. With artifacts it is
@@ -190,4 +199,12 @@ impl Store {
         out.dedup();
         Ok(out)
     }
+}
+
+/// A stored snapshot as this build's `SessionState`, migrated if older.
+pub(super) fn decode_state(session_id: &str, version: u32, json: &str) -> Result<SessionState> {
+    SessionState::from_snapshot(version, json).map_err(|source| StoreError::State {
+        session_id: session_id.to_owned(),
+        source,
+    })
 }

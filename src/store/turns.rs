@@ -8,8 +8,8 @@ use super::outbox::{enqueue, NewOutboxItem};
 use sqlx::pool::PoolConnection;
 use sqlx::{Row, Sqlite, SqliteConnection};
 
-use super::artifacts::session_artifacts;
-use super::sessions::SELECT_SESSION_AND_STATE;
+use super::artifacts::list_artifacts;
+use super::sessions::{decode_state, BEGIN_TURN_READ};
 use super::{new_id, now, Artifact, Result, Session, SessionStatus, Store, StoreError, Turn};
 use crate::engine::state::Fact;
 use crate::engine::{SessionState, STATE_VERSION};
@@ -114,24 +114,18 @@ impl Store {
             conn: self.pool().acquire().await?,
             open: true,
         };
-        let row = sqlx::query(&format!(
-            "BEGIN IMMEDIATE; {SELECT_SESSION_AND_STATE} WHERE s.id = ?1"
-        ))
-        .bind(session_id)
-        .fetch_optional(&mut *write.conn)
-        .await?
-        .ok_or_else(|| StoreError::NotFound {
-            what: "session",
-            id: session_id.to_owned(),
-        })?;
-        let session = Session::from_row(&row);
-        let state = SessionState::from_snapshot(row.get("state_version"), row.get("state_json"))
-            .map_err(|source| StoreError::State {
-                session_id: session_id.to_owned(),
-                source,
+        let row = sqlx::query(BEGIN_TURN_READ)
+            .bind(session_id)
+            .fetch_optional(&mut *write.conn)
+            .await?
+            .ok_or_else(|| StoreError::NotFound {
+                what: "session",
+                id: session_id.to_owned(),
             })?;
+        let session = Session::from_row(&row);
+        let state = decode_state(session_id, row.get("state_version"), row.get("state_json"))?;
         let artifacts = if session.artifact_count > 0 {
-            session_artifacts(&mut write.conn, session_id).await?
+            list_artifacts(&mut *write.conn, Some(session_id)).await?
         } else {
             Vec::new()
         };
