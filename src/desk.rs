@@ -109,7 +109,7 @@ impl Desk {
         let store = Store::open(&data_dir.join(DB_FILE)).await?;
         let blobs = BlobStore::open(data_dir.join("artifacts"))?;
         let catalog = match std::env::var_os(PROCEDURES_DIR_ENV) {
-            Some(dir) => std::sync::Arc::new(Catalog::from_dir(Path::new(&dir))?),
+            Some(dir) => Arc::new(Catalog::from_dir(Path::new(&dir))?),
             None => Catalog::embedded_shared()?,
         };
         Ok(Desk {
@@ -397,15 +397,23 @@ impl Desk {
     }
 
     /// Where a session stands, for the app's context panel: the engine's view
-    /// of its latest state, and the newest turn (for the last transition).
+    /// of its latest state, the newest turn (for the last transition) and the
+    /// report revisions.
     pub async fn session_context(
         &self,
         session_id: &str,
-    ) -> Result<(SessionView, Option<crate::store::Turn>)> {
-        self.store().session(session_id).await?;
+    ) -> Result<(SessionView, Option<crate::store::Turn>, Vec<(u32, String)>)> {
+        // An unknown session has no snapshot: `latest_state` says NotFound.
         let (_, state) = self.store().latest_state(session_id).await?;
         let last = self.store().last_turn(session_id).await?;
-        Ok((session_view(&self.engine().catalog, &state), last))
+        let reports = self
+            .store()
+            .reports(session_id)
+            .await?
+            .into_iter()
+            .map(|(revision, _, _, created_at)| (revision, created_at))
+            .collect();
+        Ok((session_view(&self.engine().catalog, &state), last, reports))
     }
 
     /// Report revisions of a session, oldest first: (revision, language, body, created_at).

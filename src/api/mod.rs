@@ -445,18 +445,33 @@ pub async fn report_export(
     })
 }
 
+#[derive(Debug, Serialize)]
+pub struct LastTransition {
+    pub id: String,
+    pub why: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ReportRef {
+    pub revision: u32,
+    pub created_at: String,
+}
+
+/// `session_context`: the engine's view of the session plus what the store knows.
+#[derive(Debug, Serialize)]
+pub struct SessionContext {
+    pub session_id: String,
+    #[serde(flatten)]
+    pub view: crate::engine::view::SessionView,
+    pub last_transition: Option<LastTransition>,
+    pub reports: Vec<ReportRef>,
+}
+
 /// Where a session stands, for the app's context panel.
-pub async fn session_context(desk: &Desk, req: SessionRef) -> Result<Value, AppError> {
-    let (view, last) = desk.session_context(&req.session_id).await?;
-    let reports: Vec<Value> = desk
-        .reports(&req.session_id)
-        .await?
-        .into_iter()
-        .map(|(revision, _, _, created_at)| serde_json::json!({"revision": revision, "created_at": created_at}))
-        .collect();
-    let mut out =
-        serde_json::to_value(&view).map_err(|e| AppError::new("internal", e.to_string()))?;
+pub async fn session_context(desk: &Desk, req: SessionRef) -> Result<SessionContext, AppError> {
+    let (view, last, reports) = desk.session_context(&req.session_id).await?;
     let last_transition = last.and_then(|t| {
+        // A chat turn's trace keeps the reasons as a list.
         let why = match &t.trace["why"] {
             Value::Array(parts) => parts
                 .iter()
@@ -465,18 +480,20 @@ pub async fn session_context(desk: &Desk, req: SessionRef) -> Result<Value, AppE
                 .join("; "),
             other => other.as_str().unwrap_or_default().to_string(),
         };
-        t.transition
-            .map(|id| serde_json::json!({"id": id, "why": why}))
+        t.transition.map(|id| LastTransition { id, why })
     });
-    if let Value::Object(map) = &mut out {
-        map.insert("session_id".into(), Value::from(req.session_id));
-        map.insert(
-            "last_transition".into(),
-            last_transition.unwrap_or(Value::Null),
-        );
-        map.insert("reports".into(), Value::from(reports));
-    }
-    Ok(out)
+    Ok(SessionContext {
+        session_id: req.session_id,
+        view,
+        last_transition,
+        reports: reports
+            .into_iter()
+            .map(|(revision, created_at)| ReportRef {
+                revision,
+                created_at,
+            })
+            .collect(),
+    })
 }
 
 /// Run one command with its JSON payload. Unknown commands and payloads that
@@ -500,7 +517,7 @@ pub async fn dispatch(desk: &Desk, command: &str, payload: Value) -> Result<Valu
         "chat_turn" => chat_turn(desk, parse(command, payload)?).await,
         "report_list" => reply(report_list(desk, parse(command, payload)?).await?),
         "report_export" => reply(report_export(desk, parse(command, payload)?).await?),
-        "session_context" => session_context(desk, parse(command, payload)?).await,
+        "session_context" => reply(session_context(desk, parse(command, payload)?).await?),
         other => Err(AppError::new(
             "unknown_command",
             format!("unknown command {other:?}; known: {}", COMMANDS.join(", ")),
