@@ -57,17 +57,15 @@ fn follows_abbreviation(text: &str, start: usize, sep: &str) -> bool {
     if !sep.starts_with('.') {
         return false;
     }
-    let word: String = text[..start]
-        .chars()
+    let before = &text[..start];
+    let word_start = before
+        .char_indices()
         .rev()
-        .take_while(|c| c.is_alphabetic())
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .collect::<String>()
-        .to_lowercase();
+        .take_while(|(_, c)| c.is_alphabetic())
+        .last()
+        .map_or(start, |(i, _)| i);
     matches!(
-        word.as_str(),
+        before[word_start..].to_lowercase().as_str(),
         "in" | "approx" | "aprox" | "vs" | "pulg" | "ca" | "prox" | "est"
     )
 }

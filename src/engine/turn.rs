@@ -593,8 +593,14 @@ impl<'a> Turn<'a> {
         ));
     }
 
+    /// Asks `step`, counting the asking for the loop guard.
     fn question(&mut self, step: &Step, lead: &str) -> Reply {
         *self.st.asked.entry(step.id.clone()).or_insert(0) += 1;
+        self.step_reply(step, lead)
+    }
+
+    /// The reply that puts `step`'s question, without counting it.
+    fn step_reply(&self, step: &Step, lead: &str) -> Reply {
         let q = step.question.get(&self.lang());
         let text = if lead.is_empty() {
             q.to_string()
@@ -1262,15 +1268,11 @@ impl<'a> Turn<'a> {
         };
         self.sync_walk_state(p, &walk);
         let step = &p.steps[i];
-        if self.st.asked.get(&step.id).copied().unwrap_or(0) == 0 {
-            return ("RESUME", TransitionId::D2Subflow, self.question(step, ""));
-        }
-        let lang = self.lang();
-        let reply = Reply {
-            kind: ReplyKind::Question,
-            text: step.question.get(&lang).to_string(),
-            step_id: Some(step.id.clone()),
-            citations: vec![],
+        // Restating a step already asked is not a new asking.
+        let reply = if self.st.asked.contains_key(&step.id) {
+            self.step_reply(step, "")
+        } else {
+            self.question(step, "")
         };
         ("RESUME", TransitionId::D2Subflow, reply)
     }
