@@ -414,7 +414,7 @@ pub async fn report_export(
     req: ReportExportRequest,
 ) -> Result<ReportExport, AppError> {
     let session = desk.store().session(&req.session_id).await?;
-    let reports = desk.reports(&req.session_id).await?;
+    let reports = desk.store().reports(&req.session_id).await?;
     let found = match req.revision {
         Some(rev) => reports.into_iter().find(|r| r.0 == rev),
         None => reports.into_iter().last(),
