@@ -1,0 +1,107 @@
+//! Billing: charges for time (RV storage, lot parking) under versioned rules.
+//! This module is the pure calculator, with no I/O: exact [`Money`], the rule
+//! version [`Payload`] and its validation into a [`Tariff`], site time
+//! parsing, and [`simulate`] a stay into a [`Breakdown`]. The semantics are
+//! pinned in `../shared/spec/billing.md`.
+//!
+//! ```
+//! use servicedesk::billing::{simulate_text, Payload};
+//! let payload = Payload::from_json(r#"{"segments": [
+//!     {"name": "day", "window": "08:00-20:00", "type": "periodic",
+//!      "unit_minutes": 30, "unit_price": "2.00", "cap": "20.00"},
+//!     {"name": "night", "window": "20:00-08:00", "type": "free"}]}"#).unwrap();
+//! let b = simulate_text(&payload, None, "2026-03-02T08:00", "2026-03-02T09:05").unwrap();
+//! assert_eq!(b.total.to_string(), "6.00");
+//! assert_eq!(b.pieces[0].units, 3);
+//! ```
+
+mod calc;
+mod money;
+mod payload;
+mod time;
+
+pub use calc::{
+    simulate, simulate_between, simulate_in, simulate_text, Breakdown, Piece, PriceLine,
+};
+pub use chrono_tz::Tz;
+pub use money::{Money, MAX_CENTS};
+pub use payload::{
+    Payload, PriceTier, Pricing, Segment, SegmentType, Tariff, TariffSegment, Tier, Window,
+};
+pub use time::{
+    local_to_site, parse_site_time, parse_time_zone, site_time_zone, MAX_STAY_DAYS, WALL_FORMAT,
+};
+
+/// Everything that can be wrong with a payload, an amount, a time or a stay.
+/// Each message names what was wrong and where (field, segment, value).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BillingError {
+    #[error("invalid amount {value:?}: {reason}")]
+    Amount { value: String, reason: String },
+    /// JSON that does not have the payload's shape (serde's message, with
+    /// line and column when parsed from text).
+    #[error("invalid payload: {0}")]
+    PayloadJson(String),
+    #[error("invalid payload: {field}: {problem}")]
+    Payload {
+        field: &'static str,
+        problem: String,
+    },
+    #[error("invalid payload: segment {index} ({name:?}): {field}: {problem}")]
+    Segment {
+        index: usize,
+        name: String,
+        field: String,
+        problem: String,
+    },
+    #[error(
+        "invalid payload: windows overlap: segment {first} ({first_name:?}, {first_window}) and \
+         segment {second} ({second_name:?}, {second_window}) both cover {at}"
+    )]
+    Overlap {
+        first: usize,
+        first_name: String,
+        first_window: String,
+        second: usize,
+        second_name: String,
+        second_window: String,
+        at: String,
+    },
+    #[error("invalid time {value:?}: {reason}")]
+    Time { value: String, reason: String },
+    #[error(
+        "unknown time zone {0:?}: expected an IANA name like \"America/Los_Angeles\" or \"UTC\""
+    )]
+    TimeZone(String),
+    #[error("exit {exit} is before entry {entry}")]
+    ExitBeforeEntry { entry: String, exit: String },
+    #[error(
+        "stay from {entry} to {exit} is {} days {} minutes, longer than the {MAX_STAY_DAYS}-day limit",
+        minutes / 1440, minutes % 1440
+    )]
+    StayTooLong {
+        entry: String,
+        exit: String,
+        minutes: i64,
+    },
+    #[error("amount too large while computing {what}")]
+    Overflow { what: &'static str },
+}
+
+impl BillingError {
+    /// A stable snake_case code for the api boundary.
+    pub fn code(&self) -> &'static str {
+        match self {
+            BillingError::Amount { .. } => "invalid_amount",
+            BillingError::PayloadJson(_)
+            | BillingError::Payload { .. }
+            | BillingError::Segment { .. }
+            | BillingError::Overlap { .. } => "invalid_payload",
+            BillingError::Time { .. } => "invalid_time",
+            BillingError::TimeZone(_) => "unknown_time_zone",
+            BillingError::ExitBeforeEntry { .. } => "exit_before_entry",
+            BillingError::StayTooLong { .. } => "stay_too_long",
+            BillingError::Overflow { .. } => "amount_overflow",
+        }
+    }
+}
