@@ -1,20 +1,34 @@
-//! Embeds every `procedures/*.toml` into the binary, so the app works from an
-//! installed binary with no files beside it, and adding a procedure file
-//! needs no Rust change.
+//! Embeds every `procedures/*.toml` and `knowledge/*.md` into the binary, so
+//! the app works from an installed binary with no files beside it, and adding
+//! a procedure or a document needs no Rust change.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("procedures");
+    embed("procedures", "toml", "EMBEDDED_PROCEDURES", "procedure");
+    embed(
+        "knowledge",
+        "md",
+        "EMBEDDED_KNOWLEDGE",
+        "default knowledge document",
+    );
+}
+
+fn embed(folder: &str, ext: &str, name: &str, what: &str) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("procedures/ exists")
+        .expect("the folder exists")
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .filter(|p| {
+            !p.file_name()
+                .is_some_and(|n| n.eq_ignore_ascii_case("README.md"))
+        })
         .collect();
     files.sort();
-    let mut out = String::from("/// `(file name, contents)` of every procedure, embedded at build time.\npub static EMBEDDED_PROCEDURES: &[(&str, &str)] = &[\n");
+    let mut out = format!("/// `(file name, contents)` of every {what}, embedded at build time.\npub static {name}: &[(&str, &str)] = &[\n");
     for path in &files {
         println!("cargo:rerun-if-changed={}", path.display());
         let name = path.file_name().unwrap().to_string_lossy();
@@ -26,6 +40,6 @@ fn main() {
         .unwrap();
     }
     out.push_str("];\n");
-    let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("embedded_procedures.rs");
+    let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join(format!("embedded_{folder}.rs"));
     std::fs::write(dest, out).unwrap();
 }

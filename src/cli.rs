@@ -50,9 +50,86 @@ enum Command {
     /// List and export a session's final report revisions
     #[command(subcommand)]
     Report(ReportCmd),
+    /// Import, list and search the local knowledge store
+    #[command(subcommand)]
+    Knowledge(KnowledgeCmd),
+    /// A one-shot cited answer from the knowledge store
+    Ask {
+        question: String,
+        /// The asker's language (default: detected from the question)
+        #[arg(long)]
+        language: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Measure quality against a dataset
+    #[command(subcommand)]
+    Eval(EvalCmd),
     /// Tools for testing the store itself
     #[command(subcommand, hide = true)]
     Dev(DevCmd),
+}
+
+#[derive(Subcommand)]
+enum KnowledgeCmd {
+    /// Import Markdown (with front matter) and JSONL files, or folders of them
+    Ingest {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Every stored source version, newest first per source
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Ranked chunks for a query, best first
+    Search {
+        query: String,
+        #[arg(long)]
+        doc_type: Option<String>,
+        #[arg(long)]
+        source_type: Option<String>,
+        #[arg(long = "city")]
+        city_code: Option<String>,
+        #[arg(long = "lot")]
+        lot_code: Option<String>,
+        /// Validity time: YYYY-MM-DD or RFC 3339 (default: now)
+        #[arg(long = "at")]
+        at_time: Option<String>,
+        #[arg(long = "source-id")]
+        source_ids: Vec<String>,
+        #[arg(long)]
+        language: Option<String>,
+        #[arg(long)]
+        include_inactive: bool,
+        #[arg(long, default_value_t = 5)]
+        top_k: usize,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum EvalCmd {
+    /// Retrieval and answer quality of the knowledge store (exits 1 under the thresholds)
+    Knowledge {
+        #[arg(long, value_name = "FILE")]
+        dataset: PathBuf,
+        #[arg(long, default_value_t = 5)]
+        k: usize,
+        #[arg(long, default_value_t = 0.95)]
+        min_hit_rate: f64,
+        #[arg(long, default_value_t = 1.0)]
+        min_citation_coverage: f64,
+        #[arg(long, default_value_t = 0.9)]
+        min_empty_rate: f64,
+        #[arg(long, default_value_t = 0.9)]
+        min_consistency: f64,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Args)]
@@ -264,6 +341,13 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
         Command::Dev(cmd) => dev(&desk, cmd).await?,
         Command::Chat(args) => chat(&desk, args).await?,
         Command::Report(cmd) => report(&desk, cmd).await?,
+        Command::Knowledge(cmd) => knowledge_cmd(&desk, cmd).await?,
+        Command::Ask {
+            question,
+            language,
+            json,
+        } => ask(&desk, question, language, json).await?,
+        Command::Eval(cmd) => eval(&desk, cmd).await?,
         Command::Procedures(_) => unreachable!("handled before the data dir is opened"),
     };
     desk.close().await;
@@ -776,4 +860,213 @@ async fn dev(desk: &Desk, cmd: DevCmd) -> Result<ExitCode, AppError> {
         let _ = out.flush();
     }
     Ok(ExitCode::SUCCESS)
+}
+
+async fn knowledge_cmd(desk: &Desk, cmd: KnowledgeCmd) -> Result<ExitCode, AppError> {
+    use api::knowledge as k;
+    match cmd {
+        KnowledgeCmd::Ingest { paths, json } => {
+            let report = k::knowledge_ingest_paths(desk, &paths).await?;
+            if json {
+                print_json(&report)?;
+            } else {
+                for s in &report.imported {
+                    println!(
+                        "imported  {} v{} ({} chunks) from {}",
+                        s.source_id, s.version, s.chunks, s.origin
+                    );
+                }
+                for s in &report.unchanged {
+                    println!("unchanged {} v{} ({})", s.source_id, s.version, s.origin);
+                }
+                for e in &report.skipped {
+                    println!("skipped   {e}");
+                }
+                println!(
+                    "{} imported ({} chunks), {} unchanged, {} skipped",
+                    report.imported.len(),
+                    report.chunks,
+                    report.unchanged.len(),
+                    report.skipped.len()
+                );
+            }
+            // Something skipped is worth a non-zero exit for scripts, but
+            // what did import stays imported.
+            return Ok(if report.skipped.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(2)
+            });
+        }
+        KnowledgeCmd::List { json } => {
+            let list = k::knowledge_sources(desk).await?;
+            if json {
+                print_json(&list)?;
+            } else {
+                for s in &list.sources {
+                    let scope = match (&s.city_code, s.lot_codes.is_empty()) {
+                        (Some(c), false) => format!("{c}/{}", s.lot_codes.join(",")),
+                        (Some(c), true) => c.clone(),
+                        (None, _) => "all".into(),
+                    };
+                    println!(
+                        "{}{} v{}  {}  {}  {}  {} chunks  {}",
+                        if s.active { "*" } else { " " },
+                        s.source_id,
+                        s.version,
+                        s.doc_type,
+                        s.language,
+                        scope,
+                        s.chunks,
+                        s.title
+                    );
+                }
+                println!("{} source versions (* = active now)", list.sources.len());
+            }
+        }
+        KnowledgeCmd::Search {
+            query,
+            doc_type,
+            source_type,
+            city_code,
+            lot_code,
+            at_time,
+            source_ids,
+            language,
+            include_inactive,
+            top_k,
+            json,
+        } => {
+            let results = k::knowledge_search(
+                desk,
+                servicedesk::knowledge::SearchQuery {
+                    query,
+                    doc_type,
+                    source_type,
+                    city_code,
+                    lot_code,
+                    at_time,
+                    source_ids,
+                    language,
+                    include_inactive,
+                    top_k,
+                    asker_language: None,
+                },
+            )
+            .await?;
+            if json {
+                print_json(&results)?;
+            } else if results.results.is_empty() {
+                println!("nothing found");
+            } else {
+                for (i, r) in results.results.iter().enumerate() {
+                    println!(
+                        "{}. {} ({:.2})  {}\n   {}",
+                        i + 1,
+                        r.chunk_id,
+                        r.score,
+                        r.title,
+                        r.snippet
+                    );
+                }
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn ask(
+    desk: &Desk,
+    question: String,
+    language: Option<String>,
+    json: bool,
+) -> Result<ExitCode, AppError> {
+    let answer = api::knowledge::knowledge_ask(
+        desk,
+        api::knowledge::AskRequest {
+            question,
+            language,
+            filters: None,
+        },
+    )
+    .await?;
+    if json {
+        print_json(&answer)?;
+    } else {
+        println!("{}", servicedesk::knowledge::answer::render(&answer));
+        if !answer.clarifying_questions.is_empty() {
+            println!("\nThis document asks first:");
+            for q in &answer.clarifying_questions {
+                println!("- {q}");
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn eval(desk: &Desk, cmd: EvalCmd) -> Result<ExitCode, AppError> {
+    let EvalCmd::Knowledge {
+        dataset,
+        k,
+        min_hit_rate,
+        min_citation_coverage,
+        min_empty_rate,
+        min_consistency,
+        json,
+    } = cmd;
+    let text = std::fs::read_to_string(&dataset).map_err(|e| {
+        AppError::new(
+            "unreadable_path",
+            format!("cannot read {}: {e}", dataset.display()),
+        )
+    })?;
+    let cases = servicedesk::knowledge::eval::parse_dataset(&text)
+        .map_err(|e| AppError::new("invalid_input", format!("{}: {e}", dataset.display())))?;
+    let m = servicedesk::knowledge::eval::run(desk.store().pool(), &cases, k)
+        .await
+        .map_err(|e| AppError::new("invalid_input", e.to_string()))?;
+    let checks = [
+        ("hit_rate_at_k", m.hit_rate_at_k, min_hit_rate),
+        (
+            "citation_coverage",
+            m.citation_coverage,
+            min_citation_coverage,
+        ),
+        (
+            "empty_retrieval_rate",
+            m.empty_retrieval_rate,
+            min_empty_rate,
+        ),
+        ("answer_consistency", m.answer_consistency, min_consistency),
+    ];
+    let below: Vec<String> = checks
+        .iter()
+        .filter(|(_, v, min)| v < min)
+        .map(|(name, v, min)| format!("{name} {v:.3} < {min}"))
+        .collect();
+    if json {
+        let mut v = serde_json::to_value(&m).unwrap_or_default();
+        v["passed"] = serde_json::Value::Bool(below.is_empty());
+        v["below_threshold"] = serde_json::json!(below);
+        print_json(&v)?;
+    } else {
+        println!(
+            "{} cases (k = {}): hit@{} {:.3}, citation coverage {:.3}, empty on negatives {:.3}, consistency {:.3}, empty on positives {:.3}",
+            m.cases, m.k, m.k, m.hit_rate_at_k, m.citation_coverage, m.empty_retrieval_rate, m.answer_consistency, m.positive_empty_rate
+        );
+        for f in &m.failures {
+            println!(
+                "  {} [{}] {:?}: {} (got {:?})",
+                f.id, f.kind, f.query, f.problem, f.got
+            );
+        }
+        if !below.is_empty() {
+            println!("below threshold: {}", below.join(", "));
+        }
+    }
+    Ok(if below.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }

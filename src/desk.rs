@@ -9,10 +9,12 @@ use serde::Serialize;
 use crate::artifacts::{
     inspect, ArtifactError, BlobStatus, BlobStore, ThumbnailKind, MAX_FILE_BYTES,
 };
+use crate::conversation::{self, Need, Retrieved};
 use crate::engine::catalog::{Catalog, CatalogError};
 use crate::engine::report::PhotoRef;
 use crate::engine::view::{session_view, SessionView};
 use crate::engine::{Engine, SessionState, TurnContext, TurnOutcome};
+use crate::knowledge;
 use crate::store::{
     Artifact, NewArtifact, NewSession, NewTurn, RecordedTurn, Session, SessionFilter, Store,
     StoreError, Turn,
@@ -112,6 +114,12 @@ impl Desk {
             Some(dir) => Arc::new(Catalog::from_dir(Path::new(&dir))?),
             None => Catalog::embedded_shared()?,
         };
+        // First run (or new shipped documents / procedures): ingest the
+        // default knowledge set. One SELECT when nothing changed.
+        let shared = catalog.clone();
+        knowledge::ensure_default_set(store.pool(), move || Some(shared))
+            .await
+            .map_err(StoreError::from)?;
         Ok(Desk {
             inner: Arc::new(Inner {
                 data_dir,
@@ -368,32 +376,64 @@ impl Desk {
             prepared.push(self.prepare_artifact(name, bytes, None).await?);
         }
         let engine = self.engine();
-        let (recorded, outcome) = self
-            .store()
-            .turn_with(session_id, |session, state, stored| {
-                let photos = stored
+        // At most one retrieval a turn: the conversation asks, the store is
+        // read outside the write transaction, and the turn runs again on the
+        // state as it is then.
+        let mut retrieved: Option<Retrieved> = None;
+        for _ in 0..3 {
+            let decided = self
+                .store()
+                .turn_with(session_id, |session, state, stored| {
+                    let photos = stored
+                        .into_iter()
+                        .map(|a| PhotoRef {
+                            file_name: a.file_name,
+                            caption: a.caption,
+                            taken_at: a.taken_at,
+                        })
+                        .chain(prepared.iter().map(|a| PhotoRef {
+                            file_name: a.file_name.clone(),
+                            caption: a.caption.clone(),
+                            taken_at: a.taken_at.clone(),
+                        }))
+                        .collect();
+                    let ctx = TurnContext {
+                        id_prefix: format!("{session_id}:"),
+                        complaint: Some(session.complaint.clone()),
+                        photos,
+                    };
+                    let outcome =
+                        conversation::turn(engine, &state, &ctx, text, retrieved.as_ref())?;
+                    Ok((turn_record(text, &outcome, prepared.clone()), outcome))
+                })
+                .await?;
+            match decided {
+                Ok(done) => return Ok(done),
+                Err(need) => retrieved = Some(self.retrieve(need).await?),
+            }
+        }
+        Err(invalid(
+            "text",
+            "the turn kept asking for new knowledge retrievals; nothing was recorded",
+        ))
+    }
+
+    /// Fetches what the conversation asked for from the knowledge store.
+    async fn retrieve(&self, need: Need) -> Result<Retrieved> {
+        let pool = self.store().pool();
+        let hits = match &need {
+            Need::Search(q) => knowledge::index::search(pool, q)
+                .await
+                .map_err(|e| invalid("knowledge", e.to_string()))?,
+            Need::Lookup { source_id, heading } => {
+                knowledge::index::lookup(pool, source_id, heading)
+                    .await
+                    .map_err(StoreError::from)?
                     .into_iter()
-                    .map(|a| PhotoRef {
-                        file_name: a.file_name,
-                        caption: a.caption,
-                        taken_at: a.taken_at,
-                    })
-                    .chain(prepared.iter().map(|a| PhotoRef {
-                        file_name: a.file_name.clone(),
-                        caption: a.caption.clone(),
-                        taken_at: a.taken_at.clone(),
-                    }))
-                    .collect();
-                let ctx = TurnContext {
-                    id_prefix: format!("{session_id}:"),
-                    complaint: Some(session.complaint.clone()),
-                    photos,
-                };
-                let outcome = engine.turn(&state, &ctx, text);
-                (turn_record(text, &outcome, prepared), outcome)
-            })
-            .await?;
-        Ok((recorded, outcome))
+                    .collect()
+            }
+        };
+        Ok(Retrieved { need, hits })
     }
 
     /// Where a session stands, for the app's context panel: the engine's view

@@ -4,9 +4,12 @@
 
 pub mod api;
 pub mod artifacts;
+pub mod billing;
+pub mod conversation;
 pub mod desk;
 pub mod engine;
 pub mod export;
+pub mod knowledge;
 pub mod serve;
 pub mod store;
 

@@ -30,6 +30,9 @@ struct Scenario {
 #[serde(deny_unknown_fields)]
 struct TurnSpec {
     user: String,
+    /// Close the app and open it again on the same data dir before this turn.
+    #[serde(default)]
+    restart: bool,
     #[serde(default)]
     expect: Expect,
 }
@@ -60,6 +63,11 @@ struct Expect {
     /// Regexes (case-insensitive) the reply must not match.
     reply_not: Option<Vec<String>>,
     report_revision: Option<u32>,
+    escalated: Option<bool>,
+    /// Each entry must start one of the reply's citations (e.g. a source id).
+    cites: Option<Vec<String>>,
+    /// Whether the knowledge store was searched this turn (from the trace).
+    searched: Option<bool>,
 }
 
 fn check(e: &Expect, turn: &Value, history: &[Value], failures: &mut Vec<String>) {
@@ -150,6 +158,29 @@ fn check(e: &Expect, turn: &Value, history: &[Value], failures: &mut Vec<String>
             fail(format!("facts: {f:?} must not be present"));
         }
     }
+    if let Some(want) = e.escalated {
+        if turn["escalated"] != want {
+            fail(format!("escalated: want {want}, got {}", turn["escalated"]));
+        }
+    }
+    let citations: Vec<String> = turn["reply"]["citations"]
+        .as_array()
+        .map(|a| a.iter().map(s).collect())
+        .unwrap_or_default();
+    for want in e.cites.iter().flatten() {
+        if !citations.iter().any(|c| c.starts_with(want.as_str())) {
+            fail(format!("citations lack {want:?}: {citations:?}"));
+        }
+    }
+    if let Some(want) = e.searched {
+        let searched = turn["trace"]
+            .as_str()
+            .unwrap_or("")
+            .contains("knowledge store searched");
+        if searched != want {
+            fail(format!("knowledge search ran: want {want}, got {searched}"));
+        }
+    }
     let text = turn["reply"]["text"].as_str().unwrap_or("");
     for want in e.reply_contains.iter().flatten() {
         if !text.contains(want.as_str()) {
@@ -215,7 +246,7 @@ fn conversation_scenarios() {
         let scenario: Scenario = toml::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
         let tmp = tempfile::tempdir().unwrap();
         rt.block_on(async {
-            let desk = Desk::open(tmp.path()).await.unwrap();
+            let mut desk = Desk::open(tmp.path()).await.unwrap();
             let session = desk
                 .new_session(NewSession {
                     complaint: format!("scenario: {}", scenario.scenario),
@@ -226,6 +257,10 @@ fn conversation_scenarios() {
                 .unwrap();
             let mut history: Vec<Value> = Vec::new();
             for (i, t) in scenario.turns.iter().enumerate() {
+                if t.restart {
+                    desk.close().await;
+                    desk = Desk::open(tmp.path()).await.unwrap();
+                }
                 let (recorded, outcome) = desk
                     .chat_turn(&session.id, &t.user, Vec::new())
                     .await

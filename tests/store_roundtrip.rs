@@ -187,9 +187,10 @@ async fn a_failing_or_cancelled_chat_turn_rolls_back_and_releases_the_lock() {
         .turn_with(&id, |_, state, _| {
             let mut t = NewTurn::new("first", "ok", state);
             t.new_facts.push(fact("dup", "board", "12.0", 1));
-            (t, ())
+            Ok::<_, ()>((t, ()))
         })
         .await
+        .unwrap()
         .unwrap();
     assert_eq!(first.0.turn.seq, 1);
 
@@ -200,7 +201,7 @@ async fn a_failing_or_cancelled_chat_turn_rolls_back_and_releases_the_lock() {
             let mut t = NewTurn::new("second", "never stored", state);
             t.new_facts.push(fact("dup", "board", "12.1", 2));
             t.status = Some(SessionStatus::Escalated);
-            (t, ())
+            Ok::<_, ()>((t, ()))
         })
         .await
         .unwrap_err();
@@ -209,15 +210,18 @@ async fn a_failing_or_cancelled_chat_turn_rolls_back_and_releases_the_lock() {
     // Dropped at every point of its life: before, during and after its batch.
     for micros in [1u64, 20, 50, 100, 200, 400, 800, 1600] {
         let attempt = store.turn_with(&id, |_, state, _| {
-            (NewTurn::new("maybe", "maybe", state), ())
+            Ok::<_, ()>((NewTurn::new("maybe", "maybe", state), ()))
         });
         let _ = tokio::time::timeout(std::time::Duration::from_micros(micros), attempt).await;
     }
 
     let started = std::time::Instant::now();
     let next = store
-        .turn_with(&id, |_, state, _| (NewTurn::new("next", "ok", state), ()))
+        .turn_with(&id, |_, state, _| {
+            Ok::<_, ()>((NewTurn::new("next", "ok", state), ()))
+        })
         .await
+        .unwrap()
         .unwrap();
     assert!(
         started.elapsed() < std::time::Duration::from_secs(5),

@@ -4,6 +4,7 @@
 //! call `dispatch` (or the typed functions it wraps).
 
 mod error;
+pub mod knowledge;
 
 use std::path::PathBuf;
 
@@ -37,6 +38,10 @@ pub const COMMANDS: &[&str] = &[
     "report_list",
     "report_export",
     "session_context",
+    "knowledge_search",
+    "knowledge_sources",
+    "knowledge_ingest",
+    "knowledge_ask",
 ];
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -517,6 +522,17 @@ pub async fn dispatch(desk: &Desk, command: &str, payload: Value) -> Result<Valu
         "chat_turn" => chat_turn(desk, parse(command, payload)?).await,
         "report_list" => reply(report_list(desk, parse(command, payload)?).await?),
         "report_export" => reply(report_export(desk, parse(command, payload)?).await?),
+        "knowledge_search" => {
+            reply(knowledge::knowledge_search(desk, parse(command, payload)?).await?)
+        }
+        "knowledge_sources" => {
+            let Empty {} = parse(command, payload)?;
+            reply(knowledge::knowledge_sources(desk).await?)
+        }
+        "knowledge_ingest" => {
+            reply(knowledge::knowledge_ingest(desk, parse(command, payload)?).await?)
+        }
+        "knowledge_ask" => reply(knowledge::knowledge_ask(desk, parse(command, payload)?).await?),
         "session_context" => reply(session_context(desk, parse(command, payload)?).await?),
         other => Err(AppError::new(
             "unknown_command",

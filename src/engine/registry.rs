@@ -4,11 +4,14 @@
 //! turn's behaviour is never an unnamed heuristic. Every turn records the
 //! class that fired and why.
 //!
-//! Billing and knowledge lanes (T2–T7) add their classes when they land.
+//! The knowledge lane adds T6 and T7 (src/conversation.rs); the billing
+//! lane adds T2–T5 when it lands.
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum TransitionId {
     T1RootEntry,
+    T6DomainPivot,
+    T7ClarificationContinue,
     T8Meta,
     T9Recap,
     T10Boundary,
@@ -44,6 +47,26 @@ pub static REGISTRY: &[TransitionClass] = &[
         forbidden: "steps, facts' step answers and isolation of another system",
         mutations: "active procedure, symptom and first step set; facts in the message applied",
         answer: "question: the first unanswered step",
+    },
+    TransitionClass {
+        id: TransitionId::T6DomainPivot,
+        name: "T6_domain_pivot",
+        entry: "the technician leaves a side topic (\"never mind\", \"отмена\") while a clarification loop is pending",
+        requires: "a pending clarification loop",
+        carryover: "the diagnosis: procedure, steps, facts, isolation, labor",
+        forbidden: "answering the abandoned question; searching",
+        mutations: "the clarification loop is dropped",
+        answer: "answer: the question is dropped, then the active step again",
+    },
+    TransitionClass {
+        id: TransitionId::T7ClarificationContinue,
+        name: "T7_clarification_continue",
+        entry: "a reply while a knowledge document's clarification loop is pending",
+        requires: "a pending clarification loop (state.lanes.clarification)",
+        carryover: "the document, the original question, the answers so far",
+        forbidden: "any search: the reply is the answer to the pending question, even \"12\"",
+        mutations: "the answer is recorded; the loop ends after the last question (and escalates if the document requires a hand-off)",
+        answer: "question: the next clarifying question; or answer: cited, using the collected details",
     },
     TransitionClass {
         id: TransitionId::T8Meta,

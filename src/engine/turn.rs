@@ -26,7 +26,7 @@ use super::state::{
 const MAX_ANALYZED_CHARS: usize = 2_000;
 const MAX_ASKS: u32 = 2;
 const TOPIC_COOLDOWN_TURNS: u32 = 3;
-const RECENT_ACTIONS_KEPT: usize = 12;
+pub const RECENT_ACTIONS_KEPT: usize = 12;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -128,6 +128,26 @@ impl Engine {
 
     pub fn embedded() -> Result<Engine, super::catalog::CatalogError> {
         Ok(Engine::new(Catalog::embedded_shared()?))
+    }
+
+    /// "Back to the step: <question>" for the step the state waits on, in the
+    /// session language: how a reply from another lane returns the
+    /// technician to the diagnosis.
+    pub fn step_prompt(&self, state: &SessionState) -> Option<(String, String)> {
+        let p = self.catalog.get(state.active_procedure.as_deref()?)?;
+        let step = p
+            .steps
+            .iter()
+            .find(|s| Some(&s.id) == state.active_step.as_ref())?;
+        let lang = &state.language;
+        Some((
+            step.id.clone(),
+            format!(
+                "{}: {}",
+                phrases(lang).back_to_step,
+                step.question.get(lang)
+            ),
+        ))
     }
 
     pub fn turn(&self, state: &SessionState, ctx: &TurnContext, input: &str) -> TurnOutcome {
@@ -1630,7 +1650,7 @@ impl<'a> Turn<'a> {
 
 /// Nothing a person wrote: no letter or digit at all, or a message that is
 /// mostly undecodable bytes and control characters (a binary file pasted in).
-fn is_noise(input: &str) -> bool {
+pub fn is_noise(input: &str) -> bool {
     let mut total = 0usize;
     let mut junk = 0usize;
     let mut readable = false;

@@ -105,11 +105,20 @@ impl Store {
     /// That is outside sqlx's transaction type, so [`OpenWrite`] keeps its
     /// guarantee: a turn that fails or is cancelled midway closes its
     /// connection, and SQLite rolls the transaction back.
-    pub async fn turn_with<T>(
+    ///
+    /// `decide` may decline (`Err`): the transaction is rolled back, nothing
+    /// is written, and its value is returned for the caller to act on (the
+    /// conversation asks for a knowledge retrieval this way, which must not
+    /// run while the write lock is held).
+    pub async fn turn_with<T, A>(
         &self,
         session_id: &str,
-        decide: impl FnOnce(&Session, SessionState, Vec<Artifact>) -> (NewTurn, T),
-    ) -> Result<(RecordedTurn, T)> {
+        decide: impl FnOnce(
+            &Session,
+            SessionState,
+            Vec<Artifact>,
+        ) -> std::result::Result<(NewTurn, T), A>,
+    ) -> Result<std::result::Result<(RecordedTurn, T), A>> {
         let mut write = OpenWrite {
             conn: self.pool().acquire().await?,
             open: true,
@@ -129,10 +138,17 @@ impl Store {
         } else {
             Vec::new()
         };
-        let (new, out) = decide(&session, state, artifacts);
+        let (new, out) = match decide(&session, state, artifacts) {
+            Ok(decided) => decided,
+            Err(declined) => {
+                sqlx::query("ROLLBACK").execute(&mut *write.conn).await?;
+                write.open = false;
+                return Ok(Err(declined));
+            }
+        };
         let recorded = write_turn(&mut write.conn, session_id, &new, "", "COMMIT").await?;
         write.open = false;
-        Ok((recorded, out))
+        Ok(Ok((recorded, out)))
     }
 
     /// The newest turn of a session, if it has any.

@@ -1,0 +1,578 @@
+//! One chat turn across lanes: the context engine (diagnosis) and the
+//! knowledge lane (cited answers and the strict clarification loop).
+//!
+//! Pure like the engine: it never does I/O. When it needs the knowledge
+//! store it returns [`Need`], the caller fetches it outside the write
+//! transaction and calls again with the result ([`Retrieved`]); a turn
+//! needs at most one retrieval. Order of a turn:
+//!
+//! 1. A pending clarification loop (`state.lanes["clarification"]`) takes
+//!    the message first, and no search runs: the reply is the answer to the
+//!    pending question ("12" is an answer), or "never mind" drops the loop
+//!    (T6). After the last answer the lane answers from the document it
+//!    kept, using the collected details, then escalates if the document
+//!    requires a hand-off (T7).
+//! 2. Otherwise the engine runs. A locate / explain / how-to reply is cited
+//!    to its component note in the store. A message the engine could not
+//!    place (fallback) or a fee question is searched in the knowledge store;
+//!    a hit becomes a cited answer (T1, intent KNOWLEDGE) or, when the best
+//!    document has clarifying questions, the first question of the loop.
+//!    No hit leaves the engine's reply as it was.
+
+use crate::engine::state::{AgentAction, SessionState, Submode};
+use crate::engine::turn::{is_noise, RECENT_ACTIONS_KEPT};
+use crate::engine::{registry::TransitionId, Engine, Reply, ReplyKind, TurnContext, TurnOutcome};
+use crate::knowledge::answer::{self, questions_in};
+use crate::knowledge::derived;
+use crate::knowledge::index::{SearchHit, SearchQuery};
+use crate::knowledge::text;
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+use std::sync::LazyLock;
+
+pub const CLARIFICATION_LANE: &str = "clarification";
+
+/// What the lane needs from the store before it can finish the turn.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Need {
+    Search(Box<SearchQuery>),
+    /// The section of a component note a subflow answered from.
+    Lookup {
+        source_id: String,
+        heading: String,
+    },
+}
+
+/// The store's answer to a [`Need`].
+#[derive(Debug, Clone)]
+pub struct Retrieved {
+    pub need: Need,
+    pub hits: Vec<SearchHit>,
+}
+
+/// A pending clarification loop, as kept in the session state. It holds the
+/// chunks it will answer from, so finishing the loop needs no search.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClarificationLoop {
+    pub source_id: String,
+    pub version: u32,
+    pub title: String,
+    pub query: String,
+    pub questions: Vec<String>,
+    pub answers: Vec<String>,
+    pub requires_handoff: bool,
+    pub chunks: Vec<KeptChunk>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KeptChunk {
+    pub chunk_id: String,
+    pub heading: String,
+    pub text: String,
+    pub language: String,
+    pub snippet: String,
+}
+
+impl ClarificationLoop {
+    pub fn from_state(state: &SessionState) -> Option<ClarificationLoop> {
+        serde_json::from_value(state.lanes.get(CLARIFICATION_LANE)?.clone()).ok()
+    }
+}
+
+static CANCEL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^\W*(never\s*mind|nevermind|cancel|forget (it|that)|skip (it|that|this)|drop it|отмена|отмени\w*|не надо|забудь\w*|неважно|olv[ií]dal[oa]|cancela\w*|d[eé]jalo|no importa)\b")
+        .expect("cancel pattern")
+});
+
+static QUESTION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\?|？|^\W*(what|how|where|when|why|who|which|can|could|do|does|is|are|should|qu[eé]|c[oó]mo|d[oó]nde|cu[aá]ndo|por qu[eé]|cu[aá]l|qui[eé]n|puedo|hay|что|как|где|когда|почему|какой|какая|какие|можно|сколько|нужно|кто)\b")
+        .expect("question pattern")
+});
+
+struct LaneWords {
+    need_detail: &'static str,
+    details: &'static str,
+    dropped: &'static str,
+    no_answer: &'static str,
+    handoff: &'static str,
+}
+
+fn lane_words(lang: &str) -> &'static LaneWords {
+    static EN: LaneWords = LaneWords {
+        need_detail: "Before I answer from «{title}», I need a detail",
+        details: "Details you gave",
+        dropped: "Okay, I dropped that question.",
+        no_answer: "I still need an answer to this",
+        handoff: "This needs the service manager: I have marked the session escalated so a person follows up.",
+    };
+    static ES: LaneWords = LaneWords {
+        need_detail: "Antes de responder con «{title}», necesito un dato",
+        details: "Datos que dio",
+        dropped: "De acuerdo, dejé esa pregunta.",
+        no_answer: "Todavía necesito una respuesta a esto",
+        handoff: "Esto necesita al jefe de servicio: marqué la sesión como escalada para que una persona le dé seguimiento.",
+    };
+    static RU: LaneWords = LaneWords {
+        need_detail: "Прежде чем ответить по документу «{title}», нужно уточнить",
+        details: "Ваши уточнения",
+        dropped: "Хорошо, вопрос снят.",
+        no_answer: "Мне всё ещё нужен ответ на вопрос",
+        handoff: "Здесь нужен руководитель сервиса: сессия помечена как эскалированная, с вами свяжется человек.",
+    };
+    match lang {
+        "es" => &ES,
+        "ru" => &RU,
+        _ => &EN,
+    }
+}
+
+/// One turn. `Err(Need)` asks the caller to fetch and call again.
+pub fn turn(
+    engine: &Engine,
+    state: &SessionState,
+    ctx: &TurnContext,
+    input: &str,
+    retrieved: Option<&Retrieved>,
+) -> Result<TurnOutcome, Need> {
+    if let Some(lp) = ClarificationLoop::from_state(state) {
+        return Ok(continue_loop(engine, state, lp, input));
+    }
+    let out = engine.turn(state, ctx, input);
+    if out.transition == TransitionId::D2Subflow {
+        return cite_subflow(out, retrieved);
+    }
+    // Mid-diagnosis, only a question goes to the store: "whatever dude" is
+    // an unclear answer to the step, not a query.
+    let fallback = out.transition == TransitionId::D8Fallback
+        && out.intent == "UNCLEAR"
+        && (state.active_procedure.is_none() || QUESTION.is_match(input));
+    let fee_question = out.intent == "BILLING";
+    if !(fallback || fee_question) || is_noise(input) {
+        return Ok(out);
+    }
+    let lang = out.state.language.clone();
+    if text::match_expression(&text::query_terms(input, Some(&lang))).is_none() {
+        return Ok(out);
+    }
+    let need = Need::Search(Box::new(SearchQuery {
+        query: input.chars().take(2_000).collect(),
+        top_k: 5,
+        asker_language: Some(lang.clone()),
+        ..Default::default()
+    }));
+    let Some(found) = retrieved.filter(|r| r.need == need) else {
+        return Err(need);
+    };
+    if found.hits.is_empty() {
+        let mut out = out;
+        out.trace.push(
+            "knowledge store searched: nothing relevant, so the engine's reply stands".into(),
+        );
+        return Ok(out);
+    }
+    Ok(knowledge_reply(
+        engine,
+        state,
+        &out.state,
+        input,
+        &found.hits,
+    ))
+}
+
+/// The state a knowledge-lane turn leaves: the diagnosis exactly as it was
+/// (the engine's tentative changes are dropped), plus the turn count, the
+/// language lock, and the action for the loop guard.
+fn lane_state(
+    before: &SessionState,
+    engine_after: Option<&SessionState>,
+    kind: ReplyKind,
+    topic: String,
+) -> SessionState {
+    let mut st = before.clone();
+    st.turn += 1;
+    if let Some(after) = engine_after {
+        st.language = after.language.clone();
+        st.language_locked = after.language_locked;
+    }
+    st.recent_actions.push(AgentAction {
+        turn: st.turn,
+        kind: kind.as_str().into(),
+        step: None,
+        topic: Some(topic),
+    });
+    if st.recent_actions.len() > RECENT_ACTIONS_KEPT {
+        let extra = st.recent_actions.len() - RECENT_ACTIONS_KEPT;
+        st.recent_actions.drain(..extra);
+    }
+    st
+}
+
+fn with_step(engine: &Engine, st: &SessionState, text: String) -> (String, Option<String>) {
+    match engine.step_prompt(st) {
+        Some((step, prompt)) if st.submode == Submode::Main || st.topic_stack.is_empty() => {
+            (format!("{text}\n\n{prompt}"), Some(step))
+        }
+        Some((step, prompt)) => (format!("{text}\n\n{prompt}"), Some(step)),
+        None => (text, None),
+    }
+}
+
+fn outcome(
+    st: SessionState,
+    intent: &'static str,
+    transition: TransitionId,
+    reply: Reply,
+    mut trace: Vec<String>,
+) -> TurnOutcome {
+    trace.insert(
+        0,
+        format!("{} fired: {}", transition.name(), transition.class().entry),
+    );
+    TurnOutcome {
+        state: st,
+        intent,
+        transition,
+        reply,
+        trace,
+        new_facts: Vec::new(),
+        superseded: Vec::new(),
+        report: None,
+    }
+}
+
+fn knowledge_reply(
+    engine: &Engine,
+    before: &SessionState,
+    engine_after: &SessionState,
+    input: &str,
+    hits: &[SearchHit],
+) -> TurnOutcome {
+    let lang = engine_after.language.clone();
+    let best = &hits[0];
+    let questions = questions_in(best, &lang);
+    let mut trace = vec![format!(
+        "knowledge store searched: {} hit(s), best {} (score {:.2})",
+        hits.len(),
+        best.chunk_id,
+        best.score
+    )];
+    if !questions.is_empty() {
+        let lp = ClarificationLoop {
+            source_id: best.source_id.clone(),
+            version: best.version,
+            title: best.title.clone(),
+            query: input.chars().take(2_000).collect(),
+            questions: questions.clone(),
+            answers: Vec::new(),
+            requires_handoff: best.requires_handoff,
+            chunks: hits
+                .iter()
+                .filter(|h| h.source_id == best.source_id && h.version == best.version)
+                .map(|h| KeptChunk {
+                    chunk_id: h.chunk_id.clone(),
+                    heading: h.heading.clone(),
+                    text: h.text.clone(),
+                    language: h.language.clone(),
+                    snippet: h.snippet.clone(),
+                })
+                .collect(),
+        };
+        let mut st = lane_state(
+            before,
+            Some(engine_after),
+            ReplyKind::Question,
+            format!("clarify:{}", best.source_id),
+        );
+        st.lanes.insert(
+            CLARIFICATION_LANE.into(),
+            serde_json::to_value(&lp).unwrap_or_default(),
+        );
+        trace.push(format!(
+            "{} has {} clarifying question(s): loop entered, asking 1/{}",
+            best.source_id,
+            questions.len(),
+            questions.len()
+        ));
+        let w = lane_words(&lang);
+        let text = format!(
+            "{} (1/{}): {}",
+            w.need_detail.replace("{title}", &best.title),
+            questions.len(),
+            questions[0]
+        );
+        return outcome(
+            st,
+            "KNOWLEDGE",
+            TransitionId::T1RootEntry,
+            Reply {
+                kind: ReplyKind::Question,
+                text,
+                step_id: None,
+                citations: vec![best.chunk_id.clone()],
+            },
+            trace,
+        );
+    }
+    let terms = text::query_terms(input, Some(&lang));
+    let answer = answer::compose(&terms, hits, &lang);
+    let mut st = lane_state(
+        before,
+        Some(engine_after),
+        ReplyKind::Answer,
+        format!("knowledge:{}", best.source_id),
+    );
+    let mut body = answer::render(&answer);
+    if answer.requires_handoff {
+        escalate(&mut st, &best.title);
+        body.push_str(&format!("\n\n{}", lane_words(&lang).handoff));
+        trace.push(format!(
+            "{} requires a hand-off: answered, then escalated",
+            best.source_id
+        ));
+    }
+    let (text, step_id) = with_step(engine, &st, body);
+    outcome(
+        st,
+        "KNOWLEDGE",
+        TransitionId::T1RootEntry,
+        Reply {
+            kind: ReplyKind::Answer,
+            text,
+            step_id,
+            citations: answer
+                .citations
+                .iter()
+                .map(|c| c.chunk_id.clone())
+                .collect(),
+        },
+        trace,
+    )
+}
+
+fn escalate(st: &mut SessionState, title: &str) {
+    st.escalation.escalated = true;
+    st.escalation.reason = Some(format!(
+        "«{title}» requires a hand-off to the service manager"
+    ));
+}
+
+fn continue_loop(
+    engine: &Engine,
+    state: &SessionState,
+    mut lp: ClarificationLoop,
+    input: &str,
+) -> TurnOutcome {
+    let lang = state.language.clone();
+    let w = lane_words(&lang);
+    let n = lp.questions.len();
+    let pending = lp.answers.len().min(n.saturating_sub(1));
+    let answer_text: String = input
+        .chars()
+        .filter(|c| !c.is_control() || *c == '\n')
+        .take(500)
+        .collect::<String>()
+        .trim()
+        .to_string();
+    let mut trace = vec!["clarification loop pending: no search ran".to_string()];
+    if CANCEL.is_match(&answer_text) {
+        let mut st = lane_state(
+            state,
+            None,
+            ReplyKind::Answer,
+            format!("clarify-cancel:{}", lp.source_id),
+        );
+        st.lanes.remove(CLARIFICATION_LANE);
+        trace.push(format!(
+            "loop on {} cancelled by the technician",
+            lp.source_id
+        ));
+        let (text, step_id) = with_step(engine, &st, w.dropped.to_string());
+        return outcome(
+            st,
+            "CANCEL",
+            TransitionId::T6DomainPivot,
+            Reply {
+                kind: ReplyKind::Answer,
+                text,
+                step_id,
+                citations: Vec::new(),
+            },
+            trace,
+        );
+    }
+    if is_noise(input) || !answer_text.chars().any(char::is_alphanumeric) {
+        // Nothing to record: the same question again, as a clarification.
+        let st = lane_state(
+            state,
+            None,
+            ReplyKind::Clarification,
+            format!("clarify:{}", lp.source_id),
+        );
+        trace.push("nothing readable: the pending question stands".into());
+        return outcome(
+            st,
+            "KNOWLEDGE",
+            TransitionId::T7ClarificationContinue,
+            Reply {
+                kind: ReplyKind::Clarification,
+                text: format!(
+                    "{} ({}/{n}): {}",
+                    w.no_answer,
+                    pending + 1,
+                    lp.questions[pending]
+                ),
+                step_id: None,
+                citations: Vec::new(),
+            },
+            trace,
+        );
+    }
+    lp.answers.push(answer_text.clone());
+    trace.push(format!(
+        "{:?} recorded as the answer to question {}/{n} ({:?})",
+        answer_text,
+        lp.answers.len(),
+        lp.questions[lp.answers.len() - 1]
+    ));
+    if lp.answers.len() < n {
+        let next = lp.answers.len();
+        let mut st = lane_state(
+            state,
+            None,
+            ReplyKind::Question,
+            format!("clarify:{}", lp.source_id),
+        );
+        st.lanes.insert(
+            CLARIFICATION_LANE.into(),
+            serde_json::to_value(&lp).unwrap_or_default(),
+        );
+        return outcome(
+            st,
+            "KNOWLEDGE",
+            TransitionId::T7ClarificationContinue,
+            Reply {
+                kind: ReplyKind::Question,
+                text: format!("({}/{n}) {}", next + 1, lp.questions[next]),
+                step_id: None,
+                citations: Vec::new(),
+            },
+            trace,
+        );
+    }
+    // The last answer: answer from the kept chunks, ranked against the
+    // question and the details together.
+    let mut st = lane_state(
+        state,
+        None,
+        ReplyKind::Answer,
+        format!("knowledge:{}", lp.source_id),
+    );
+    st.lanes.remove(CLARIFICATION_LANE);
+    let detail_query = format!("{} {}", lp.query, lp.answers.join(" "));
+    let terms = text::query_terms(&detail_query, Some(&lang));
+    let mut hits: Vec<(usize, usize, SearchHit)> = lp
+        .chunks
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let tokens = text::token_set(&format!("{}\n{}", c.heading, c.text), &c.language);
+            let hit = SearchHit {
+                source_id: lp.source_id.clone(),
+                version: lp.version,
+                title: lp.title.clone(),
+                doc_type: String::new(),
+                source_type: String::new(),
+                language: c.language.clone(),
+                chunk_id: c.chunk_id.clone(),
+                heading: c.heading.clone(),
+                score: 0.0,
+                snippet: c.snippet.clone(),
+                text: c.text.clone(),
+                clarifying_questions: Default::default(),
+                requires_handoff: lp.requires_handoff,
+            };
+            (text::matched_terms(&terms, &tokens), i, hit)
+        })
+        .collect();
+    hits.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let hits: Vec<SearchHit> = hits.into_iter().map(|(_, _, h)| h).collect();
+    let answer = answer::compose(&terms, &hits, &lang);
+    let details: Vec<String> = lp
+        .questions
+        .iter()
+        .zip(&lp.answers)
+        .map(|(q, a)| format!("- {q} → {a}"))
+        .collect();
+    let mut body = format!(
+        "{}:\n{}\n\n{}",
+        w.details,
+        details.join("\n"),
+        answer::render(&answer)
+    );
+    trace.push(format!(
+        "all {n} answers in: answered from {} kept chunk(s) of {}",
+        hits.len(),
+        lp.source_id
+    ));
+    if lp.requires_handoff {
+        escalate(&mut st, &lp.title);
+        body.push_str(&format!("\n\n{}", w.handoff));
+        trace.push(format!(
+            "{} requires a hand-off: answered first, then escalated",
+            lp.source_id
+        ));
+    }
+    let (text, step_id) = with_step(engine, &st, body);
+    outcome(
+        st,
+        "KNOWLEDGE",
+        TransitionId::T7ClarificationContinue,
+        Reply {
+            kind: ReplyKind::Answer,
+            text,
+            step_id,
+            citations: answer
+                .citations
+                .iter()
+                .map(|c| c.chunk_id.clone())
+                .collect(),
+        },
+        trace,
+    )
+}
+
+/// A locate / explain / how-to reply cites the section of the component
+/// note it came from, as stored in the knowledge store.
+fn cite_subflow(mut out: TurnOutcome, retrieved: Option<&Retrieved>) -> Result<TurnOutcome, Need> {
+    let Some(cite) = out.reply.citations.first() else {
+        return Ok(out);
+    };
+    let Some((system, component)) = cite
+        .strip_prefix("procedure:")
+        .and_then(|r| r.split_once("#component:"))
+    else {
+        return Ok(out);
+    };
+    let heading = match out.state.submode {
+        Submode::Locate => derived::WHERE,
+        Submode::Explain => derived::WHAT,
+        _ => derived::HOW,
+    };
+    let need = Need::Lookup {
+        source_id: derived::component_source_id(system, component),
+        heading: heading.into(),
+    };
+    let Some(found) = retrieved.filter(|r| r.need == need) else {
+        return Err(need);
+    };
+    if let Some(hit) = found.hits.first() {
+        out.trace
+            .push(format!("cited from the knowledge store: {}", hit.chunk_id));
+        out.reply.citations = vec![hit.chunk_id.clone()];
+    } else {
+        out.trace.push(
+            "the component note is not in the knowledge store; cited to the procedure".into(),
+        );
+    }
+    Ok(out)
+}

@@ -1,0 +1,153 @@
+//! Cited answers composed from retrieved chunks, with no model: the
+//! conclusion is the best-matching sentence of the best chunk, key points are
+//! the next best sentences of the top chunks, and every one of them carries
+//! the citation of the chunk it was taken from. With no evidence the answer
+//! says so; it never fills the gap.
+
+use super::index::{best_sentences, shorten, SearchHit};
+use super::text::QueryTerm;
+use serde::Serialize;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Citation {
+    pub source_id: String,
+    pub version: u32,
+    pub chunk_id: String,
+    pub title: String,
+    pub snippet: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KeyPoint {
+    pub text: String,
+    /// Index into `citations`.
+    pub citation: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Answer {
+    pub conclusion: String,
+    pub key_points: Vec<KeyPoint>,
+    pub citations: Vec<Citation>,
+    /// The best document asks these before it can be applied (in the asker's
+    /// language when the document has them translated).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub clarifying_questions: Vec<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub requires_handoff: bool,
+}
+
+impl Answer {
+    pub fn found(&self) -> bool {
+        !self.citations.is_empty()
+    }
+}
+
+const KEY_POINTS: usize = 4;
+const SOURCES_USED: usize = 3;
+
+pub struct Words {
+    pub nothing: &'static str,
+    pub according_to: &'static str,
+}
+
+pub fn words(lang: &str) -> &'static Words {
+    static EN: Words = Words {
+        nothing: "Nothing in the knowledge store covers this, so I won't guess. Try other words, or ask the service manager.",
+        according_to: "According to",
+    };
+    static ES: Words = Words {
+        nothing: "Nada en la base de conocimiento cubre esto, así que no voy a adivinar. Pruebe con otras palabras o consulte al jefe de servicio.",
+        according_to: "Según",
+    };
+    static RU: Words = Words {
+        nothing: "В базе знаний об этом ничего нет, гадать не буду. Попробуйте другие слова или спросите руководителя сервиса.",
+        according_to: "Согласно документу",
+    };
+    match lang {
+        "es" => &ES,
+        "ru" => &RU,
+        _ => &EN,
+    }
+}
+
+/// The questions of a hit in `lang`, else in the document's own language.
+pub fn questions_in(hit: &SearchHit, lang: &str) -> Vec<String> {
+    hit.clarifying_questions
+        .get(lang)
+        .or_else(|| hit.clarifying_questions.get(&hit.language))
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// An answer to `terms` from `hits` (best first), worded for `lang`.
+pub fn compose(terms: &[QueryTerm], hits: &[SearchHit], lang: &str) -> Answer {
+    let w = words(lang);
+    let Some(best) = hits.first() else {
+        return Answer {
+            conclusion: w.nothing.to_string(),
+            key_points: Vec::new(),
+            citations: Vec::new(),
+            clarifying_questions: Vec::new(),
+            requires_handoff: false,
+        };
+    };
+    let mut citations: Vec<Citation> = Vec::new();
+    let mut key_points = Vec::new();
+    let mut used = Vec::new();
+    let mut conclusion = String::new();
+    for hit in hits.iter().take(SOURCES_USED) {
+        let sentences = best_sentences(&hit.text, terms, &hit.language, Some(lang), 3);
+        let citation = citations.len();
+        citations.push(Citation {
+            source_id: hit.source_id.clone(),
+            version: hit.version,
+            chunk_id: hit.chunk_id.clone(),
+            title: hit.title.clone(),
+            snippet: hit.snippet.clone(),
+        });
+        for s in sentences {
+            if used.contains(&s) {
+                continue;
+            }
+            if conclusion.is_empty() {
+                conclusion = format!(
+                    "{} «{}» (v{}): {}",
+                    w.according_to,
+                    best.title,
+                    best.version,
+                    shorten(&s, 400)
+                );
+            } else if key_points.len() < KEY_POINTS {
+                key_points.push(KeyPoint {
+                    text: shorten(&s, 400),
+                    citation,
+                });
+            }
+            used.push(s);
+        }
+    }
+    Answer {
+        conclusion,
+        key_points,
+        citations,
+        clarifying_questions: questions_in(best, lang),
+        requires_handoff: best.requires_handoff,
+    }
+}
+
+/// The answer as chat text: the conclusion, the key points, and the sources
+/// as `[n] title (source@vN#chunk)` lines.
+pub fn render(answer: &Answer) -> String {
+    let mut out = answer.conclusion.clone();
+    for p in &answer.key_points {
+        out.push_str(&format!("\n- {} [{}]", p.text, p.citation + 1));
+    }
+    if !answer.citations.is_empty() {
+        out.push('\n');
+        for (i, c) in answer.citations.iter().enumerate() {
+            out.push_str(&format!("\n[{}] {} ({})", i + 1, c.title, c.chunk_id));
+        }
+    }
+    out
+}

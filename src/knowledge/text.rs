@@ -1,0 +1,510 @@
+//! Text normalization shared by indexing and querying, so both sides of a
+//! match always agree: lower-case, stem, fold accents, and cut CJK into
+//! bigrams.
+//!
+//! Why not an FTS5 tokenizer alone: `unicode61` treats a run of Chinese or
+//! Japanese characters as one token (a whole sentence becomes one "word"),
+//! `porter` stems English only, and `trigram` cannot match the two-letter
+//! words this trade lives on ("AC", "LP", "12V") and triples the index. So
+//! the index holds each chunk's *index form* built here: Latin words stemmed
+//! with Snowball for the document's language (English or Spanish), Cyrillic
+//! words with the Russian stemmer, accents folded, and CJK runs as
+//! overlapping character bigrams (the classic CJK approach of Lucene's
+//! CJKAnalyzer). FTS5's `unicode61` then only splits on the spaces. Queries
+//! go through the same functions; a Latin query word whose language is
+//! unknown is looked up under both its English and its Spanish stem.
+
+use rust_stemmers::{Algorithm, Stemmer};
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+/// One word of a query: the index tokens any of which counts as the word
+/// being present (several when the language is uncertain).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueryTerm {
+    pub variants: Vec<String>,
+    pub cjk: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Script {
+    Word,
+    Cjk,
+}
+
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x3040..=0x30FF      // Hiragana, Katakana
+        | 0x3400..=0x4DBF    // CJK Extension A
+        | 0x4E00..=0x9FFF    // CJK Unified Ideographs
+        | 0xAC00..=0xD7AF    // Hangul syllables
+        | 0xF900..=0xFAFF    // CJK Compatibility Ideographs
+        | 0x20000..=0x2FA1F) // Extensions B..F and supplements
+}
+
+fn is_cyrillic(word: &str) -> bool {
+    word.chars().any(|c| ('\u{0400}'..='\u{04FF}').contains(&c))
+}
+
+/// Splits text into lower-cased words and CJK runs. Anything that is not a
+/// letter or digit separates words.
+fn segments(text: &str) -> Vec<(Script, String)> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut cur_script = Script::Word;
+    for c in text.chars() {
+        let script = if is_cjk(c) {
+            Some(Script::Cjk)
+        } else if c.is_alphanumeric() {
+            Some(Script::Word)
+        } else {
+            None
+        };
+        match script {
+            Some(s) if s == cur_script || cur.is_empty() => {
+                cur_script = s;
+                cur.extend(c.to_lowercase());
+            }
+            Some(s) => {
+                out.push((cur_script, std::mem::take(&mut cur)));
+                cur_script = s;
+                cur.extend(c.to_lowercase());
+            }
+            None => {
+                if !cur.is_empty() {
+                    out.push((cur_script, std::mem::take(&mut cur)));
+                }
+            }
+        }
+    }
+    if !cur.is_empty() {
+        out.push((cur_script, cur));
+    }
+    out
+}
+
+fn stemmer(alg: Algorithm) -> &'static Stemmer {
+    static EN: OnceLock<Stemmer> = OnceLock::new();
+    static ES: OnceLock<Stemmer> = OnceLock::new();
+    static RU: OnceLock<Stemmer> = OnceLock::new();
+    match alg {
+        Algorithm::Spanish => ES.get_or_init(|| Stemmer::create(Algorithm::Spanish)),
+        Algorithm::Russian => RU.get_or_init(|| Stemmer::create(Algorithm::Russian)),
+        _ => EN.get_or_init(|| Stemmer::create(Algorithm::English)),
+    }
+}
+
+/// Accent folding, before stemming: people type "garantia" as often as
+/// "garantía", and both must reach the same stem. (FTS5's
+/// `remove_diacritics 2` folds too; doing it here keeps the coverage check
+/// in Rust identical to what FTS5 matched.)
+fn fold(word: &str) -> String {
+    word.chars()
+        .map(|c| match c {
+            'á' | 'à' | 'â' | 'ä' | 'ã' => 'a',
+            'é' | 'è' | 'ê' | 'ë' => 'e',
+            'í' | 'ì' | 'î' | 'ï' => 'i',
+            'ó' | 'ò' | 'ô' | 'ö' | 'õ' => 'o',
+            'ú' | 'ù' | 'û' | 'ü' => 'u',
+            'ñ' => 'n',
+            'ç' => 'c',
+            'ё' => 'е',
+            other => other,
+        })
+        .collect()
+}
+
+fn stem_with(word: &str, alg: Algorithm) -> String {
+    let word = fold(word);
+    if word.chars().any(|c| c.is_ascii_digit()) || word.chars().count() < 3 {
+        return word;
+    }
+    stemmer(alg).stem(&word).into_owned()
+}
+
+/// The stemmer a document's language implies for its Latin-script words.
+fn latin_algorithm(language: &str) -> Option<Algorithm> {
+    match language.split('-').next().unwrap_or("") {
+        "en" => Some(Algorithm::English),
+        "es" => Some(Algorithm::Spanish),
+        _ => None,
+    }
+}
+
+fn word_token(word: &str, language: &str) -> String {
+    if is_cyrillic(word) {
+        stem_with(word, Algorithm::Russian)
+    } else {
+        match latin_algorithm(language) {
+            Some(alg) => stem_with(word, alg),
+            None => fold(word),
+        }
+    }
+}
+
+fn cjk_bigrams(run: &str) -> Vec<String> {
+    let chars: Vec<char> = run.chars().collect();
+    if chars.len() == 1 {
+        return vec![run.to_string()];
+    }
+    chars.windows(2).map(|w| w.iter().collect()).collect()
+}
+
+/// The index tokens of a text written in `language`.
+pub fn index_tokens(text: &str, language: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (script, seg) in segments(text) {
+        match script {
+            Script::Cjk => out.extend(cjk_bigrams(&seg)),
+            Script::Word => out.push(word_token(&seg, language)),
+        }
+    }
+    out
+}
+
+/// The index form stored in FTS5: the tokens joined by spaces.
+pub fn index_form(text: &str, language: &str) -> String {
+    index_tokens(text, language).join(" ")
+}
+
+/// Every index token of a text under every stemmer a query might have used;
+/// the coverage check looks query variants up in this set.
+pub fn token_set(text: &str, language: &str) -> BTreeSet<String> {
+    index_tokens(text, language).into_iter().collect()
+}
+
+/// Words that carry no subject in a question, in the languages the shop
+/// speaks. Only queries drop them; the index keeps every word. "Where" is
+/// kept on purpose: it is what finds the "Where" section of a component note.
+fn is_stopword(word: &str) -> bool {
+    const WORDS: &[&str] = &[
+        // en
+        "a",
+        "about",
+        "after",
+        "all",
+        "also",
+        "am",
+        "an",
+        "and",
+        "any",
+        "are",
+        "as",
+        "at",
+        "be",
+        "been",
+        "before",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "for",
+        "from",
+        "get",
+        "got",
+        "had",
+        "has",
+        "have",
+        "he",
+        "her",
+        "here",
+        "his",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "let",
+        "me",
+        "might",
+        "must",
+        "my",
+        "need",
+        "no",
+        "not",
+        "of",
+        "on",
+        "or",
+        "our",
+        "please",
+        "she",
+        "should",
+        "so",
+        "than",
+        "that",
+        "the",
+        "their",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "to",
+        "us",
+        "was",
+        "we",
+        "were",
+        "what",
+        "whats",
+        "when",
+        "which",
+        "who",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+        "tell",
+        "know",
+        "s",
+        "t",
+        "there's",
+        "it's",
+        "what's",
+        "someone",
+        "anything",
+        // es
+        "al",
+        "como",
+        "cómo",
+        "con",
+        "cual",
+        "cuál",
+        "cuando",
+        "cuándo",
+        "de",
+        "del",
+        "el",
+        "ella",
+        "en",
+        "es",
+        "esta",
+        "está",
+        "este",
+        "hay",
+        "la",
+        "las",
+        "le",
+        "les",
+        "lo",
+        "los",
+        "me",
+        "mi",
+        "mis",
+        "nos",
+        "o",
+        "para",
+        "pero",
+        "por",
+        "que",
+        "qué",
+        "quien",
+        "quién",
+        "se",
+        "si",
+        "sobre",
+        "son",
+        "su",
+        "sus",
+        "tu",
+        "un",
+        "una",
+        "unos",
+        "unas",
+        "y",
+        "yo",
+        "puedo",
+        "debo",
+        "hacer",
+        // ru
+        "а",
+        "без",
+        "бы",
+        "в",
+        "во",
+        "да",
+        "для",
+        "до",
+        "же",
+        "за",
+        "и",
+        "из",
+        "или",
+        "к",
+        "как",
+        "какая",
+        "какие",
+        "какой",
+        "когда",
+        "ко",
+        "ли",
+        "мне",
+        "мы",
+        "на",
+        "нам",
+        "не",
+        "нет",
+        "ну",
+        "о",
+        "об",
+        "он",
+        "она",
+        "они",
+        "от",
+        "по",
+        "почему",
+        "с",
+        "со",
+        "так",
+        "то",
+        "у",
+        "что",
+        "это",
+        "эта",
+        "этот",
+        "эти",
+        "я",
+        "вы",
+        "можно",
+        "нужно",
+        "надо",
+        "есть",
+        "ли",
+        "чем",
+        "сколько",
+    ];
+    WORDS.contains(&word)
+}
+
+/// The terms of a query. `language` is the asker's language when known;
+/// a Latin word is also looked up under the other stemmer, since shops mix
+/// English and Spanish freely. Duplicate terms are dropped.
+pub fn query_terms(text: &str, language: Option<&str>) -> Vec<QueryTerm> {
+    let mut out: Vec<QueryTerm> = Vec::new();
+    for (script, seg) in segments(text) {
+        match script {
+            Script::Cjk => {
+                for bigram in cjk_bigrams(&seg) {
+                    let term = QueryTerm {
+                        variants: vec![bigram],
+                        cjk: true,
+                    };
+                    if !out.contains(&term) {
+                        out.push(term);
+                    }
+                }
+            }
+            Script::Word => {
+                if is_stopword(&seg) {
+                    continue;
+                }
+                let mut variants = Vec::new();
+                if is_cyrillic(&seg) {
+                    variants.push(stem_with(&seg, Algorithm::Russian));
+                } else {
+                    let first = language.and_then(latin_algorithm);
+                    for alg in first
+                        .into_iter()
+                        .chain([Algorithm::English, Algorithm::Spanish])
+                    {
+                        let v = stem_with(&seg, alg);
+                        if !variants.contains(&v) {
+                            variants.push(v);
+                        }
+                    }
+                    let plain = fold(&seg);
+                    if !variants.contains(&plain) {
+                        variants.push(plain);
+                    }
+                }
+                let term = QueryTerm {
+                    variants,
+                    cjk: false,
+                };
+                if !out.contains(&term) {
+                    out.push(term);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The FTS5 MATCH expression: any variant of any term. Tokens are letters and
+/// digits only, but are quoted anyway so no token can become FTS5 syntax.
+pub fn match_expression(terms: &[QueryTerm]) -> Option<String> {
+    let mut seen = BTreeSet::new();
+    let parts: Vec<String> = terms
+        .iter()
+        .flat_map(|t| t.variants.iter())
+        .filter(|v| seen.insert(v.as_str()))
+        .map(|v| format!("\"{}\"", v.replace('"', "\"\"")))
+        .collect();
+    (!parts.is_empty()).then(|| parts.join(" OR "))
+}
+
+/// How many of a query's terms must appear in a chunk for it to count as a
+/// hit (a "minimum should match"): every word of a one- or two-word query
+/// ("bitcoin price" is not answered by a page that says "price"), half of
+/// the words of a longer one, and a third of the CJK bigrams (a bigram that
+/// spans two words matches nothing by design).
+pub fn required_matches(terms: &[QueryTerm]) -> usize {
+    let words = terms.iter().filter(|t| !t.cjk).count() as f64;
+    let cjk = terms.iter().filter(|t| t.cjk).count() as f64;
+    let words_needed = if words <= 2.0 { words } else { words * 0.5 };
+    (words_needed + (cjk / 3.0)).ceil().max(1.0) as usize
+}
+
+/// How many terms have a variant in `tokens`.
+pub fn matched_terms(terms: &[QueryTerm], tokens: &BTreeSet<String>) -> usize {
+    terms
+        .iter()
+        .filter(|t| t.variants.iter().any(|v| tokens.contains(v)))
+        .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cjk_runs_become_bigrams_and_match_between_index_and_query() {
+        assert_eq!(index_form("停车费", "zh"), "停车 车费");
+        let terms = query_terms("停车费怎么算", None);
+        let tokens = token_set("本停车场的停车费按小时计算", "zh");
+        assert!(matched_terms(&terms, &tokens) >= required_matches(&terms));
+    }
+
+    #[test]
+    fn russian_and_english_inflections_meet_at_the_stem() {
+        let tokens = token_set("Проверка аккумулятора и предохранителей", "ru");
+        let terms = query_terms("как проверить аккумулятор", Some("ru"));
+        assert_eq!(matched_terms(&terms, &tokens), 1, "{terms:?} vs {tokens:?}");
+        let tokens = token_set("Checking the batteries while storing units", "en");
+        let terms = query_terms("battery storage", None);
+        assert_eq!(matched_terms(&terms, &tokens), 1);
+    }
+
+    #[test]
+    fn spanish_accents_fold_and_stopwords_drop() {
+        let terms = query_terms("¿Cuál es la garantía del calentador?", None);
+        let tokens = token_set("Proceso de garantia para calentadores de agua", "es");
+        assert_eq!(terms.len(), 2, "{terms:?}");
+        assert_eq!(matched_terms(&terms, &tokens), 2, "{terms:?} vs {tokens:?}");
+    }
+
+    #[test]
+    fn a_query_of_only_stopwords_has_no_match_expression() {
+        assert_eq!(match_expression(&query_terms("what is the", None)), None);
+        assert_eq!(match_expression(&query_terms("¿?!", None)), None);
+    }
+}
