@@ -54,19 +54,8 @@ pub enum BillingError {
         field: String,
         problem: String,
     },
-    #[error(
-        "invalid payload: windows overlap: segment {first} ({first_name:?}, {first_window}) and \
-         segment {second} ({second_name:?}, {second_window}) both cover {at}"
-    )]
-    Overlap {
-        first: usize,
-        first_name: String,
-        first_window: String,
-        second: usize,
-        second_name: String,
-        second_window: String,
-        at: String,
-    },
+    #[error("invalid payload: windows overlap: {0}")]
+    Overlap(Box<WindowOverlap>),
     #[error("invalid time {value:?}: {reason}")]
     Time { value: String, reason: String },
     #[error(
@@ -88,6 +77,35 @@ pub enum BillingError {
     Overflow { what: &'static str },
 }
 
+/// Two segments whose windows share minutes of the day.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WindowOverlap {
+    pub first: usize,
+    pub first_name: String,
+    pub first_window: String,
+    pub second: usize,
+    pub second_name: String,
+    pub second_window: String,
+    /// The first shared minute, `HH:MM`.
+    pub at: String,
+}
+
+impl std::fmt::Display for WindowOverlap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "segment {} ({:?}, {}) and segment {} ({:?}, {}) both cover {}",
+            self.first,
+            self.first_name,
+            self.first_window,
+            self.second,
+            self.second_name,
+            self.second_window,
+            self.at
+        )
+    }
+}
+
 impl BillingError {
     /// A stable snake_case code for the api boundary.
     pub fn code(&self) -> &'static str {
@@ -96,7 +114,7 @@ impl BillingError {
             BillingError::PayloadJson(_)
             | BillingError::Payload { .. }
             | BillingError::Segment { .. }
-            | BillingError::Overlap { .. } => "invalid_payload",
+            | BillingError::Overlap(_) => "invalid_payload",
             BillingError::Time { .. } => "invalid_time",
             BillingError::TimeZone(_) => "unknown_time_zone",
             BillingError::ExitBeforeEntry { .. } => "exit_before_entry",

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize, Serializer};
 
 use super::money::Money;
 use super::time::{MAX_STAY_DAYS, MINUTES_PER_DAY};
-use super::BillingError;
+use super::{BillingError, WindowOverlap};
 
 /// A payload as written in JSON. Fields are kept loose here (strings, options)
 /// so that [`Payload::validate`] can say exactly which segment and field is
@@ -98,7 +98,7 @@ impl Payload {
         for (i, a) in segments.iter().enumerate() {
             for b in &segments[i + 1..] {
                 if let Some(at) = a.window.first_shared_minute(&b.window) {
-                    return Err(BillingError::Overlap {
+                    return Err(BillingError::Overlap(Box::new(WindowOverlap {
                         first: a.index,
                         first_name: a.name.clone(),
                         first_window: a.window.to_string(),
@@ -106,7 +106,7 @@ impl Payload {
                         second_name: b.name.clone(),
                         second_window: b.window.to_string(),
                         at: clock(at),
-                    });
+                    })));
                 }
             }
         }
