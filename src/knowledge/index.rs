@@ -391,9 +391,12 @@ pub async fn search(
         }
     };
     let terms = text::query_terms(&q.query, q.asker_language.as_deref());
-    let Some(expr) = text::match_expression(&terms) else {
+    let Some((expr, exact)) = text::match_plan(&terms) else {
         return Ok(Vec::new());
     };
+    // An exact expression already holds only qualifying chunks; otherwise
+    // fetch extra candidates for the check below.
+    let limit = if exact { top_k } else { (top_k * 8).max(40) };
     let source_ids = (!q.source_ids.is_empty())
         .then(|| serde_json::to_string(&q.source_ids).unwrap_or_default());
     let upper = |s: &Option<String>| s.as_ref().map(|v| v.trim().to_ascii_uppercase());
@@ -407,7 +410,7 @@ pub async fn search(
         .bind(source_ids)
         .bind(q.include_inactive)
         .bind(&at)
-        .bind((top_k * 8).max(40) as i64)
+        .bind(limit as i64)
         .fetch_all(pool)
         .await?;
     let required = text::required_matches(&terms);
@@ -419,13 +422,15 @@ pub async fn search(
         let language: String = r.get("language");
         let questions: BTreeMap<String, Vec<String>> =
             serde_json::from_str(r.get::<&str, _>("clarifying_questions")).unwrap_or_default();
-        let asked: Vec<&str> = questions.values().flatten().map(String::as_str).collect();
-        let tokens = text::token_set(
-            &format!("{title}\n{}\n{heading}\n{body}", asked.join("\n")),
-            &language,
-        );
-        if text::matched_terms(&terms, &tokens) < required {
-            continue;
+        if !exact {
+            let asked: Vec<&str> = questions.values().flatten().map(String::as_str).collect();
+            let tokens = text::token_set(
+                &format!("{title}\n{}\n{heading}\n{body}", asked.join("\n")),
+                &language,
+            );
+            if text::matched_terms(&terms, &tokens) < required {
+                continue;
+            }
         }
         let source_id: String = r.get("source_id");
         let version = r.get::<i64, _>("version") as u32;

@@ -439,9 +439,46 @@ pub fn query_terms(text: &str, language: Option<&str>) -> Vec<QueryTerm> {
     out
 }
 
-/// The FTS5 MATCH expression: any variant of any term. Tokens are letters and
-/// digits only, but are quoted anyway so no token can become FTS5 syntax.
+/// The FTS5 MATCH expression. The "minimum should match" is pushed down
+/// into FTS5 so it never ranks chunks that cannot qualify: a query whose
+/// every word is required becomes `(a1 OR a2) AND (b1 OR b2)`, one that needs
+/// `m` of `n` words the OR of every `m`-word combination (while there are at
+/// most [`MAX_COMBINATIONS`]), anything else an OR of all variants with the
+/// check left to [`matched_terms`]. Tokens are letters and digits only, but
+/// are quoted anyway so no token can become FTS5 syntax.
 pub fn match_expression(terms: &[QueryTerm]) -> Option<String> {
+    match_plan(terms).map(|(e, _)| e)
+}
+
+/// The expression, and whether it enforces the minimum by itself (then no
+/// chunk it returns needs checking in Rust).
+pub fn match_plan(terms: &[QueryTerm]) -> Option<(String, bool)> {
+    if terms.is_empty() {
+        return None;
+    }
+    let group = |t: &QueryTerm| {
+        let parts: Vec<String> = t
+            .variants
+            .iter()
+            .map(|v| format!("\"{}\"", v.replace('"', "\"\"")))
+            .collect();
+        format!("({})", parts.join(" OR "))
+    };
+    let required = required_matches(terms);
+    let cjk = terms.iter().any(|t| t.cjk);
+    if !cjk && required >= 2 {
+        let combos = combinations(terms.len(), required);
+        if combos.len() <= MAX_COMBINATIONS {
+            let alternatives: Vec<String> = combos
+                .iter()
+                .map(|c| {
+                    let groups: Vec<String> = c.iter().map(|&i| group(&terms[i])).collect();
+                    format!("({})", groups.join(" AND "))
+                })
+                .collect();
+            return Some((alternatives.join(" OR "), true));
+        }
+    }
     let mut seen = BTreeSet::new();
     let parts: Vec<String> = terms
         .iter()
@@ -449,7 +486,33 @@ pub fn match_expression(terms: &[QueryTerm]) -> Option<String> {
         .filter(|v| seen.insert(v.as_str()))
         .map(|v| format!("\"{}\"", v.replace('"', "\"\"")))
         .collect();
-    (!parts.is_empty()).then(|| parts.join(" OR "))
+    Some((parts.join(" OR "), required <= 1))
+}
+
+/// Past this many combinations the expression costs more than it saves.
+pub const MAX_COMBINATIONS: usize = 20;
+
+/// Every `k`-element subset of `0..n`, as sorted index lists (at most
+/// `MAX_COMBINATIONS + 1` are built: the caller only needs to know it is more).
+fn combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut cur = Vec::with_capacity(k);
+    fn rec(start: usize, n: usize, k: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        if out.len() > MAX_COMBINATIONS {
+            return;
+        }
+        if cur.len() == k {
+            out.push(cur.clone());
+            return;
+        }
+        for i in start..n {
+            cur.push(i);
+            rec(i + 1, n, k, cur, out);
+            cur.pop();
+        }
+    }
+    rec(0, n, k, &mut cur, &mut out);
+    out
 }
 
 /// How many of a query's terms must appear in a chunk for it to count as a
@@ -500,6 +563,16 @@ mod tests {
         let tokens = token_set("Proceso de garantia para calentadores de agua", "es");
         assert_eq!(terms.len(), 2, "{terms:?}");
         assert_eq!(matched_terms(&terms, &tokens), 2, "{terms:?} vs {tokens:?}");
+    }
+
+    #[test]
+    fn required_words_are_pushed_into_the_match_expression() {
+        let two = match_expression(&query_terms("storage fees", Some("en"))).unwrap();
+        assert!(two.contains(") AND ("), "{two}");
+        let three = match_expression(&query_terms("lp leak test", Some("en"))).unwrap();
+        assert_eq!(three.matches(" AND ").count(), 3, "{three}");
+        let cjk = match_expression(&query_terms("停车费", None)).unwrap();
+        assert!(!cjk.contains("AND"), "{cjk}");
     }
 
     #[test]
