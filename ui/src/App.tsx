@@ -1,20 +1,73 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Session } from './api';
-import { onSessionsChanged } from './events';
+import { onOpenKnowledgeSource, onSessionsChanged } from './events';
 import { Header } from './components/Header';
+import { KnowledgeWorkspace } from './components/KnowledgeWorkspace';
 import { SessionDetailView } from './components/SessionDetail';
 import { SessionsPane } from './components/SessionsPane';
+import { urlForWorkspace, workspaceForKey, workspaceFromHash, type Workspace } from './workspace';
 
 export function App() {
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [listVersion, setListVersion] = useState(0);
   const [notice, setNotice] = useState<string | null>(null);
+  const [workspace, setWorkspaceState] = useState<Workspace>(() => workspaceFromHash(window.location.hash) ?? 'sessions');
+  // The knowledge workspace is mounted on first visit and then kept (hidden), so its search and report survive a switch.
+  const [knowledgeOpened, setKnowledgeOpened] = useState(workspace === 'knowledge');
+  const [showSource, setShowSource] = useState<{ sourceId: string; seq: number } | null>(null);
+  const sessionsMain = useRef<HTMLElement>(null);
+  const knowledgeMain = useRef<HTMLElement>(null);
 
   const refreshList = useCallback(() => setListVersion((v) => v + 1), []);
 
   useEffect(() => onSessionsChanged(refreshList), [refreshList]);
 
-  // A file dropped outside the photos area must not navigate the window away.
+  const setWorkspace = useCallback((w: Workspace, focus = false) => {
+    setWorkspaceState(w);
+    if (w === 'knowledge') setKnowledgeOpened(true);
+    try {
+      window.history.replaceState(window.history.state, '', urlForWorkspace(window.location, w));
+    } catch {
+      // a webview without history: the switch still works
+    }
+    if (focus) {
+      // After the switch renders: move focus into the workspace so a screen reader announces it.
+      setTimeout(() => (w === 'knowledge' ? knowledgeMain : sessionsMain).current?.focus(), 0);
+    }
+  }, []);
+
+  // Alt+1 / Alt+2 switch workspaces from anywhere (also from inside inputs).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const w = workspaceForKey(e);
+      if (!w) return;
+      e.preventDefault();
+      setWorkspace(w, true);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [setWorkspace]);
+
+  useEffect(() => {
+    const onHash = () => {
+      const w = workspaceFromHash(window.location.hash);
+      if (w) setWorkspace(w);
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, [setWorkspace]);
+
+  // A citation chip in the chat: show that source in the knowledge workspace.
+  useEffect(
+    () =>
+      onOpenKnowledgeSource((sourceId) => {
+        setShowSource((prev) => ({ sourceId, seq: (prev?.seq ?? 0) + 1 }));
+        setWorkspace('knowledge');
+      }),
+    [setWorkspace],
+  );
+
+  // A file dropped outside a drop zone must not navigate the window away.
   useEffect(() => {
     const stop = (e: DragEvent) => {
       if (e.dataTransfer && Array.from(e.dataTransfer.types).includes('Files')) e.preventDefault();
@@ -47,8 +100,16 @@ export function App() {
 
   return (
     <div className="app">
-      <Header />
-      <main className="panes">
+      <Header workspace={workspace} onWorkspace={(w) => setWorkspace(w)} />
+      <main
+        ref={sessionsMain}
+        className="panes"
+        id="workspace-sessions"
+        aria-label="Sessions"
+        tabIndex={-1}
+        hidden={workspace !== 'sessions'}
+        data-testid="sessions-workspace"
+      >
         <SessionsPane
           selectedId={selectedId}
           onSelect={(id) => {
@@ -74,6 +135,18 @@ export function App() {
           )}
         </section>
       </main>
+      {knowledgeOpened && (
+        <main
+          ref={knowledgeMain}
+          className="knowledge-pane"
+          id="workspace-knowledge"
+          aria-label="Knowledge"
+          tabIndex={-1}
+          hidden={workspace !== 'knowledge'}
+        >
+          <KnowledgeWorkspace showSource={showSource} />
+        </main>
+      )}
     </div>
   );
 }

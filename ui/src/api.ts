@@ -241,6 +241,8 @@ export interface SessionContext {
   topic_stack: TopicFrame[];
   last_transition: { id: string; why: string } | null;
   escalated: boolean;
+  /** Why the session was escalated (e.g. a knowledge document that requires a hand-off); absent in older backends. */
+  escalation_reason?: string | null;
   report_ready: boolean;
   quick_answers: { label: string; text: string }[];
   reports: { revision: number; created_at: string }[];
@@ -259,6 +261,114 @@ export interface ReportExport {
   file_name: string;
   format: 'markdown' | string;
   content: string;
+}
+
+// ---- the knowledge store ----
+
+export type DocType = 'rule_explain' | 'policy_doc' | 'faq' | 'sop' | 'component' | 'procedure';
+export const DOC_TYPES: DocType[] = ['policy_doc', 'faq', 'sop', 'procedure', 'component', 'rule_explain'];
+
+/** knowledge_search filters; absent (or blank) means no constraint. */
+export interface KnowledgeSearchInput {
+  query: string;
+  doc_type?: string;
+  source_type?: string;
+  city_code?: string;
+  lot_code?: string;
+  /** RFC 3339 or YYYY-MM-DD; absent means now. */
+  at_time?: string;
+  source_ids?: string[];
+  language?: string;
+  include_inactive?: boolean;
+  /** 0 or absent: the backend's default (5); at most 50. */
+  top_k?: number;
+}
+
+export interface KnowledgeHit {
+  source_id: string;
+  version: number;
+  title: string;
+  doc_type: string;
+  source_type: string;
+  language: string;
+  /** `source_id@vN#chunk`. */
+  chunk_id: string;
+  heading: string;
+  /** Higher is better. */
+  score: number;
+  snippet: string;
+}
+
+export interface KnowledgeSource {
+  source_id: string;
+  version: number;
+  doc_type: string;
+  source_type: string;
+  title: string;
+  language: string;
+  city_code: string | null;
+  lot_codes: string[];
+  effective_from: string | null;
+  effective_to: string | null;
+  superseded_at: string | null;
+  /** Answers retrieval now. */
+  active: boolean;
+  chunks: number;
+  /** How many clarifying questions the document asks first. */
+  clarifying_questions: number;
+  requires_handoff: boolean;
+  origin: string;
+  ingested_at: string;
+}
+
+export interface IngestFileInput {
+  name: string;
+  content: string;
+}
+
+export interface IngestedSource {
+  source_id: string;
+  version: number;
+  chunks: number;
+  origin: string;
+}
+
+/** A document that could not be imported, and exactly why. */
+export interface DocError {
+  file: string;
+  line: number;
+  field: string | null;
+  message: string;
+}
+
+export interface IngestReport {
+  imported: IngestedSource[];
+  unchanged: IngestedSource[];
+  skipped: DocError[];
+  chunks: number;
+}
+
+export interface KnowledgeCitation {
+  source_id: string;
+  version: number;
+  chunk_id: string;
+  title: string;
+  snippet: string;
+}
+
+export interface KnowledgeAnswer {
+  conclusion: string;
+  /** `citation` is an index into `citations`. */
+  key_points: { text: string; citation: number }[];
+  citations: KnowledgeCitation[];
+  clarifying_questions?: string[];
+  requires_handoff?: boolean;
+}
+
+export interface KnowledgeAskInput {
+  question: string;
+  language?: string;
+  filters?: Omit<KnowledgeSearchInput, 'query'>;
 }
 
 /** Drops blank strings and undefined numbers so the backend sees only what was given. */
@@ -326,6 +436,24 @@ export const api = {
   /** The report as a Markdown file; the latest revision unless one is named. */
   reportExport: (sessionId: string, revision?: number) =>
     call<ReportExport>('report_export', revision == null ? { session_id: sessionId } : { session_id: sessionId, revision }),
+
+  /** Ranked chunks, best first. Pass a payload built by `searchPayload` (knowledge.ts): only the filters given. */
+  knowledgeSearch: (input: KnowledgeSearchInput) => call<{ results: KnowledgeHit[] }>('knowledge_search', input),
+
+  /** Every stored source version (active, superseded and out of their validity window). */
+  knowledgeSources: () => call<{ sources: KnowledgeSource[] }>('knowledge_sources', {}),
+
+  /** Imports what parses; the report names every file that did not (line, field). */
+  knowledgeIngest: (files: IngestFileInput[]) => call<IngestReport>('knowledge_ingest', { files }),
+
+  /** A one-shot cited answer (a document's clarifying questions come back for the caller). */
+  knowledgeAsk: (input: KnowledgeAskInput) =>
+    call<KnowledgeAnswer>('knowledge_ask', {
+      question: input.question,
+      ...(input.language ? { language: input.language } : {}),
+      ...(input.filters && Object.keys(input.filters).length > 0 ? { filters: input.filters } : {}),
+    }),
 };
 
 export type Api = typeof api;
+

@@ -63,12 +63,13 @@ export function parseTurnReply(turn: Pick<Turn, 'reply' | 'trace'>): ChatReply {
       citations: Array.isArray(r.citations) ? r.citations.filter((c): c is string => typeof c === 'string') : [],
     };
   }
-  const trace = (turn.trace ?? {}) as { reply_kind?: unknown };
+  // The stored turn's trace keeps the reply's kind, step and citations beside the plain text.
+  const trace = (turn.trace ?? {}) as { reply_kind?: unknown; step_id?: unknown; citations?: unknown };
   return {
     kind: typeof trace.reply_kind === 'string' ? trace.reply_kind : 'answer',
     text: typeof raw === 'string' ? raw : raw == null ? '' : JSON.stringify(raw),
-    step_id: null,
-    citations: [],
+    step_id: typeof trace.step_id === 'string' ? trace.step_id : null,
+    citations: Array.isArray(trace.citations) ? trace.citations.filter((c): c is string => typeof c === 'string') : [],
   };
 }
 

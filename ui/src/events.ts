@@ -12,3 +12,16 @@ export function onSessionsChanged(handler: () => void): () => void {
   window.addEventListener(EVENT, handler);
   return () => window.removeEventListener(EVENT, handler);
 }
+
+const OPEN_SOURCE = 'servicedesk:open-knowledge-source';
+
+/** "Show this knowledge source": the app switches to the Knowledge workspace and finds it. */
+export function openKnowledgeSource(sourceId: string): void {
+  window.dispatchEvent(new CustomEvent<string>(OPEN_SOURCE, { detail: sourceId }));
+}
+
+export function onOpenKnowledgeSource(handler: (sourceId: string) => void): () => void {
+  const listener = (e: Event) => handler((e as CustomEvent<string>).detail);
+  window.addEventListener(OPEN_SOURCE, listener);
+  return () => window.removeEventListener(OPEN_SOURCE, listener);
+}

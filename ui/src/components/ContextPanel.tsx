@@ -59,8 +59,12 @@ export function ContextPanel({
 
       {c.escalated && (
         <div className="escalation-banner" role="alert" data-testid="escalation-banner">
-          <strong>Escalated.</strong> The assistant handed this session on: it needs attention beyond the guided
-          procedure.
+          <strong>Escalated.</strong>{' '}
+          {c.escalation_reason ? (
+            <span data-testid="escalation-reason">{c.escalation_reason}.</span>
+          ) : (
+            'The assistant handed this session on: it needs attention beyond the guided procedure.'
+          )}
         </div>
       )}
 

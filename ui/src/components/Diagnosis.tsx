@@ -9,6 +9,8 @@ import { entriesFromTurns, entryFromTranscript, mergeEntries, replyKindLabel, ty
 import { formatBytes, formatTimestamp, MAX_FILE_BYTES, readFileBase64 } from '../files';
 import { ApiError, toApiError } from '../transport';
 import { useThumbnail } from '../hooks';
+import { openKnowledgeSource } from '../events';
+import { citationDescription, citationLabel, splitCitations } from '../knowledge';
 import { ErrorMessage } from './common';
 import { ContextPanel } from './ContextPanel';
 import { ReportText } from './ReportText';
@@ -362,13 +364,50 @@ function ChatTurnView({ entry }: { entry: ChatEntry & { previews?: { name: strin
             {r.text}
           </div>
         )}
-        {r.citations.length > 0 && (
-          <div className="citations muted small" data-testid="citations">
-            Sources: {r.citations.join(', ')}
-          </div>
-        )}
+        <ReplyCitations citations={r.citations} />
       </div>
     </li>
+  );
+}
+
+/**
+ * A reply's citations: knowledge chunks (`source@vN#chunk`) as chips that open
+ * the source in the Knowledge workspace; any other citation (a procedure) as
+ * the "Sources:" line.
+ */
+function ReplyCitations({ citations }: { citations: string[] }) {
+  if (citations.length === 0) return null;
+  const { knowledge, other } = splitCitations(citations);
+  return (
+    <>
+      {knowledge.length > 0 && (
+        <ul className="citation-chips" aria-label="Knowledge sources of this reply" data-testid="citation-chips">
+          {knowledge.map((ref) => (
+            <li key={ref.raw}>
+              <button
+                type="button"
+                className="chip citation-chip"
+                title={`${ref.raw}: show this source in the Knowledge workspace`}
+                aria-label={`${citationDescription(ref)}: show in the Knowledge workspace`}
+                data-testid="citation-chip"
+                data-citation={ref.raw}
+                onClick={() => openKnowledgeSource(ref.source_id)}
+              >
+                <span aria-hidden="true" className="chip-icon">
+                  ❝
+                </span>
+                {citationLabel(ref)}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {other.length > 0 && (
+        <div className="citations muted small" data-testid="citations">
+          Sources: {other.join(', ')}
+        </div>
+      )}
+    </>
   );
 }
 

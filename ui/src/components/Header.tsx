@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { api, type AppInfo } from '../api';
 import { toApiError, transportKind, type ApiError } from '../transport';
+import { WORKSPACES, type Workspace } from '../workspace';
 import { ErrorMessage } from './common';
 
-export function Header() {
+export function Header({ workspace, onWorkspace }: { workspace: Workspace; onWorkspace: (w: Workspace) => void }) {
   const [info, setInfo] = useState<AppInfo | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
 
@@ -31,6 +32,29 @@ export function Header() {
           </span>
         )}
       </div>
+      <nav className="workspace-nav" aria-label="Workspaces" data-testid="workspace-nav">
+        <ul>
+          {WORKSPACES.map((w) => (
+            <li key={w.id}>
+              <a
+                href={w.id === 'knowledge' ? '#knowledge' : '#'}
+                className={`workspace-link${workspace === w.id ? ' current' : ''}`}
+                aria-current={workspace === w.id ? 'page' : undefined}
+                aria-controls={`workspace-${w.id}`}
+                aria-keyshortcuts={w.shortcut}
+                title={`${w.label} (${w.shortcut})`}
+                data-testid={`nav-${w.id}`}
+                onClick={(e) => {
+                  e.preventDefault();
+                  onWorkspace(w.id);
+                }}
+              >
+                {w.label} <kbd className="shortcut" aria-hidden="true">{w.shortcut}</kbd>
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
       <div className="header-meta">
         {info && (
           <span className="data-dir" title="Where the database and photos are stored">

@@ -1,0 +1,172 @@
+// One-shot question to the knowledge store: the cited answer (conclusion,
+// key points with [n] markers, the citations), and the questions a document
+// asks first (the chat asks those one by one).
+
+import { useId, useState, type KeyboardEvent } from 'react';
+import { api, type KnowledgeAnswer } from '../api';
+import { toApiError, type ApiError } from '../transport';
+import { ErrorMessage } from './common';
+import { Highlighted } from './KnowledgeSearch';
+
+export function KnowledgeAsk() {
+  const [question, setQuestion] = useState('');
+  const [asked, setAsked] = useState<{ question: string; answer: KnowledgeAnswer } | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [asking, setAsking] = useState(false);
+  const id = useId();
+
+  async function ask() {
+    const q = question.trim();
+    if (asking) return;
+    if (q === '') {
+      setError(toApiError({ code: 'invalid_input', message: 'Type a question first.' }));
+      return;
+    }
+    setAsking(true);
+    setError(null);
+    try {
+      const answer = await api.knowledgeAsk({ question: q });
+      setAsked({ question: q, answer });
+    } catch (e) {
+      setError(toApiError(e));
+    } finally {
+      setAsking(false);
+    }
+  }
+
+  function onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>) {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void ask();
+    }
+  }
+
+  return (
+    <section className="card knowledge-ask" aria-labelledby={`${id}-h`} data-testid="knowledge-ask">
+      <div className="card-head">
+        <h3 id={`${id}-h`}>Ask</h3>
+      </div>
+      <form
+        className="ask-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void ask();
+        }}
+      >
+        <label htmlFor={`${id}-q`} className="sr-only">
+          Question
+        </label>
+        <textarea
+          id={`${id}-q`}
+          rows={2}
+          value={question}
+          placeholder="e.g. how do I leak test the LP system? (Enter asks)"
+          onChange={(e) => setQuestion(e.target.value)}
+          onKeyDown={onKeyDown}
+          aria-describedby={error ? `${id}-err` : undefined}
+          aria-invalid={error ? true : undefined}
+          data-testid="ask-input"
+        />
+        <button type="submit" className="btn primary" disabled={asking} aria-busy={asking} data-testid="ask-button">
+          {asking ? 'Asking…' : 'Ask'}
+        </button>
+      </form>
+      <div id={`${id}-err`}>
+        <ErrorMessage error={error} testId="ask-error" />
+      </div>
+      <div aria-live="polite" aria-busy={asking}>
+        {asked && <AnswerView answer={asked.answer} question={asked.question} />}
+      </div>
+    </section>
+  );
+}
+
+function AnswerView({ answer, question }: { answer: KnowledgeAnswer; question: string }) {
+  const { conclusion, key_points, citations } = answer;
+  const questions = answer.clarifying_questions ?? [];
+  const cite = (i: number) => (i >= 0 && i < citations.length ? i + 1 : null);
+  return (
+    <article className="answer" data-testid="ask-answer" data-found={citations.length > 0 ? 'true' : 'false'}>
+      <p className="answer-conclusion" data-testid="ask-conclusion">
+        {conclusion}
+      </p>
+      {questions.length > 0 && (
+        <div className="answer-asks-first" data-testid="ask-clarifying">
+          <p>
+            <strong>This document asks first:</strong>
+          </p>
+          <ol>
+            {questions.map((q, i) => (
+              <li key={i} data-testid="ask-clarifying-question">
+                {q}
+              </li>
+            ))}
+          </ol>
+          <p className="muted small">
+            In a session’s chat the assistant asks these one by one, then answers with what you told it.
+          </p>
+        </div>
+      )}
+      {answer.requires_handoff && (
+        <p className="answer-handoff" data-testid="ask-handoff">
+          <span className="badge handoff">Hand-off</span> This document requires a hand-off: in the chat, the session is
+          escalated to the service manager after the answer.
+        </p>
+      )}
+      {key_points.length > 0 && (
+        <>
+          <h4>Key points</h4>
+          <ul className="key-points">
+            {key_points.map((k, i) => {
+              const n = cite(k.citation);
+              return (
+                <li key={i} data-testid="ask-key-point">
+                  {k.text}{' '}
+                  {n != null && (
+                    <a
+                      href={`#${idFor(citations[k.citation].chunk_id)}`}
+                      className="cite-marker"
+                      aria-label={`source ${n}`}
+                      data-testid="cite-marker"
+                      onClick={(e) => {
+                        // Not a hash change (the hash picks the workspace): scroll to the source and focus it.
+                        e.preventDefault();
+                        const el = document.getElementById(idFor(citations[k.citation].chunk_id));
+                        el?.scrollIntoView({ block: 'nearest' });
+                        el?.focus();
+                      }}
+                    >
+                      [{n}]
+                    </a>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        </>
+      )}
+      {citations.length > 0 && (
+        <>
+          <h4>Sources</h4>
+          <ol className="citation-list" data-testid="ask-citations">
+            {citations.map((c, i) => (
+              <li key={c.chunk_id} id={idFor(c.chunk_id)} tabIndex={-1} data-testid="ask-citation" data-chunk-id={c.chunk_id}>
+                <span className="cite-n" aria-hidden="true">
+                  [{i + 1}]
+                </span>{' '}
+                <strong>{c.title}</strong> <code className="muted small">{c.chunk_id}</code>
+                <div className="muted small citation-snippet">
+                  <Highlighted text={c.snippet} query={question} />
+                </div>
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </article>
+  );
+}
+
+function idFor(chunkId: string): string {
+  return `cite-${chunkId.replace(/[^A-Za-z0-9_-]/g, '-')}`;
+}

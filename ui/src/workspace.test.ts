@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { urlForWorkspace, workspaceForKey, workspaceFromHash } from './workspace';
+
+const key = (over: Partial<Parameters<typeof workspaceForKey>[0]>) => ({
+  altKey: true,
+  ctrlKey: false,
+  metaKey: false,
+  shiftKey: false,
+  key: '',
+  code: '',
+  ...over,
+});
+
+describe('workspaces', () => {
+  it('Alt+1 / Alt+2 pick a workspace, by key or by physical key (macOS Option)', () => {
+    expect(workspaceForKey(key({ key: '1', code: 'Digit1' }))).toBe('sessions');
+    expect(workspaceForKey(key({ key: '2', code: 'Digit2' }))).toBe('knowledge');
+    expect(workspaceForKey(key({ key: '™', code: 'Digit2' }))).toBe('knowledge');
+    expect(workspaceForKey(key({ key: '2', code: 'Numpad2' }))).toBe('knowledge');
+  });
+
+  it('ignores other combinations', () => {
+    expect(workspaceForKey(key({ altKey: false, key: '2', code: 'Digit2' }))).toBeNull();
+    expect(workspaceForKey(key({ ctrlKey: true, key: '2', code: 'Digit2' }))).toBeNull();
+    expect(workspaceForKey(key({ shiftKey: true, key: '2', code: 'Digit2' }))).toBeNull();
+    expect(workspaceForKey(key({ key: '3', code: 'Digit3' }))).toBeNull();
+  });
+
+  it('reads and writes the hash, keeping the query (a ?token= survives)', () => {
+    expect(workspaceFromHash('#knowledge')).toBe('knowledge');
+    expect(workspaceFromHash('')).toBe('sessions');
+    expect(workspaceFromHash('#sessions')).toBe('sessions');
+    expect(workspaceFromHash('#cite-faq')).toBeNull();
+    expect(urlForWorkspace({ pathname: '/', search: '?token=abc' }, 'knowledge')).toBe('/?token=abc#knowledge');
+    expect(urlForWorkspace({ pathname: '/', search: '?token=abc' }, 'sessions')).toBe('/?token=abc');
+  });
+});
