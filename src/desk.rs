@@ -120,6 +120,10 @@ impl Desk {
         knowledge::ensure_default_set(store.pool(), move || Some(shared))
             .await
             .map_err(StoreError::from)?;
+        // First run: the demo billing rules, their explanations and orders (once).
+        if let Err(e) = crate::billing::demo::ensure_demo(store.pool()).await {
+            tracing::error!("billing demo data: {e}");
+        }
         Ok(Desk {
             inner: Arc::new(Inner {
                 data_dir,

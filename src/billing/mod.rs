@@ -4,6 +4,10 @@
 //! parsing, and [`simulate`] a stay into a [`Breakdown`]. The semantics are
 //! pinned in `../shared/spec/billing.md`.
 //!
+//! On top of it: [`store`] (rules with append-only versions, orders,
+//! arrears, verification, over SQLite), [`explain`] (a rule version in
+//! words, generated from the version) and [`demo`] (the shipped demo data).
+//!
 //! ```
 //! use servicedesk::billing::{simulate_text, Payload};
 //! let payload = Payload::from_json(r#"{"segments": [
@@ -16,8 +20,11 @@
 //! ```
 
 mod calc;
+pub mod demo;
+pub mod explain;
 mod money;
 mod payload;
+pub mod store;
 mod time;
 
 pub use calc::{

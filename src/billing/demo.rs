@@ -1,0 +1,40 @@
+//! The demo billing data shipped with the app: the RAG-000 dataset
+//! (`tests/data/billing/`: 5 rules with 6 versions, 22 orders), so a new user
+//! can try arrears, verification and rule explanations at once. Seeded once
+//! on a fresh store (a `billing_meta` row remembers it, so demo data a user
+//! deleted does not come back); `servicedesk billing seed-demo` loads it
+//! again on demand (idempotent).
+
+use serde::Serialize;
+use sqlx::SqlitePool;
+
+use super::store::{self, ImportReport, Result};
+
+pub const RULES_JSON: &str = include_str!("../../tests/data/billing/rules.json");
+pub const ORDERS_JSONL: &str = include_str!("../../tests/data/billing/orders.jsonl");
+pub const RULES_ORIGIN: &str = "demo:tests/data/billing/rules.json";
+pub const ORDERS_ORIGIN: &str = "demo:tests/data/billing/orders.jsonl";
+const SEEDED_KEY: &str = "demo_seeded_at";
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DemoReport {
+    pub rules: ImportReport,
+    pub orders: ImportReport,
+}
+
+/// Loads the demo rules (with their explanations) and orders. Idempotent.
+pub async fn seed_demo(pool: &SqlitePool) -> Result<DemoReport> {
+    let rules = store::import_rules(pool, RULES_JSON, RULES_ORIGIN).await?;
+    let orders = store::import_orders(pool, ORDERS_JSONL, ORDERS_ORIGIN).await?;
+    store::meta_set(pool, SEEDED_KEY, &crate::store::now()).await?;
+    Ok(DemoReport { rules, orders })
+}
+
+/// Seeds the demo data the first time a store is opened; afterwards one
+/// SELECT. `None` when it was seeded before.
+pub async fn ensure_demo(pool: &SqlitePool) -> Result<Option<DemoReport>> {
+    if store::meta_get(pool, SEEDED_KEY).await?.is_some() {
+        return Ok(None);
+    }
+    seed_demo(pool).await.map(Some)
+}
