@@ -65,6 +65,9 @@ enum Command {
     /// Measure quality against a dataset
     #[command(subcommand)]
     Eval(EvalCmd),
+    /// Billing: simulate charges, import and list rules and orders, arrears, verify
+    #[command(subcommand)]
+    Billing(crate::cli_billing::BillingCmd),
     /// Tools for testing the store itself
     #[command(subcommand, hide = true)]
     Dev(DevCmd),
@@ -348,6 +351,7 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             json,
         } => ask(&desk, question, language, json).await?,
         Command::Eval(cmd) => eval(&desk, cmd).await?,
+        Command::Billing(cmd) => crate::cli_billing::run(&desk, cmd).await?,
         Command::Procedures(_) => unreachable!("handled before the data dir is opened"),
     };
     desk.close().await;

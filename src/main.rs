@@ -2,6 +2,7 @@
 //! scripts, headless machines and support.
 
 mod cli;
+mod cli_billing;
 
 fn main() -> std::process::ExitCode {
     cli::main()

@@ -5,6 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::artifacts::ArtifactError;
+use crate::billing::store::BillingStoreError;
+use crate::billing::BillingError;
 use crate::desk::DeskError;
 use crate::store::StoreError;
 
@@ -28,7 +30,7 @@ impl AppError {
         match self.code.as_str() {
             "not_found" => 404,
             "unauthorized" => 401,
-            "has_artifacts" => 409,
+            "has_artifacts" | "conflict" => 409,
             "too_large" => 413,
             "artifact_missing" | "artifact_corrupt" => 410,
             "storage" | "internal" => 500,
@@ -50,6 +52,18 @@ impl From<ArtifactError> for AppError {
             ArtifactError::Io { .. } => "storage",
         };
         AppError::new(code, e.to_string())
+    }
+}
+
+impl From<BillingError> for AppError {
+    fn from(e: BillingError) -> Self {
+        AppError::new(e.code(), e.to_string())
+    }
+}
+
+impl From<BillingStoreError> for AppError {
+    fn from(e: BillingStoreError) -> Self {
+        AppError::new(e.code(), e.to_string())
     }
 }
 

@@ -3,6 +3,7 @@
 //! `dispatch(command, json)`. Front ends hold no logic of their own; they
 //! call `dispatch` (or the typed functions it wraps).
 
+pub mod billing;
 mod error;
 pub mod knowledge;
 
@@ -42,6 +43,14 @@ pub const COMMANDS: &[&str] = &[
     "knowledge_sources",
     "knowledge_ingest",
     "knowledge_ask",
+    "billing_simulate",
+    "billing_rules",
+    "billing_rules_import",
+    "billing_orders",
+    "billing_orders_import",
+    "billing_arrears",
+    "billing_verify",
+    "billing_seed_demo",
 ];
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -534,6 +543,26 @@ pub async fn dispatch(desk: &Desk, command: &str, payload: Value) -> Result<Valu
         }
         "knowledge_ask" => reply(knowledge::knowledge_ask(desk, parse(command, payload)?).await?),
         "session_context" => reply(session_context(desk, parse(command, payload)?).await?),
+        "billing_simulate" => {
+            reply(billing::billing_simulate(desk, parse(command, payload)?).await?)
+        }
+        "billing_rules" => {
+            let Empty {} = parse(command, payload)?;
+            reply(billing::billing_rules(desk).await?)
+        }
+        "billing_rules_import" => {
+            reply(billing::billing_rules_import(desk, parse(command, payload)?).await?)
+        }
+        "billing_orders" => reply(billing::billing_orders(desk, parse(command, payload)?).await?),
+        "billing_orders_import" => {
+            reply(billing::billing_orders_import(desk, parse(command, payload)?).await?)
+        }
+        "billing_arrears" => reply(billing::billing_arrears(desk, parse(command, payload)?).await?),
+        "billing_verify" => reply(billing::billing_verify(desk, parse(command, payload)?).await?),
+        "billing_seed_demo" => {
+            let Empty {} = parse(command, payload)?;
+            reply(billing::billing_seed_demo(desk).await?)
+        }
         other => Err(AppError::new(
             "unknown_command",
             format!("unknown command {other:?}; known: {}", COMMANDS.join(", ")),

@@ -1,0 +1,216 @@
+//! Billing commands on the wire: simulate, rules and orders (list, import),
+//! arrears, verify and the demo data. The same shapes the CLI prints with
+//! `--json` (see `../shared/spec/billing.md` and docs/api.md).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::AppError;
+use crate::billing::demo::{self, DemoReport};
+use crate::billing::store::{
+    self, ArrearsReport, ImportReport, OrderInfo, RuleInfo, RuleRef, RuleSimulation, Verification,
+};
+use crate::billing::{simulate_text, Breakdown, Payload};
+use crate::desk::Desk;
+
+/// Import files larger than this are refused (the demo rules are 5 KB).
+pub const MAX_IMPORT_BYTES: usize = 16 * 1024 * 1024;
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SimulateRequest {
+    /// A payload to simulate directly (no store).
+    #[serde(default)]
+    pub payload: Option<Value>,
+    /// Or a stored rule by code...
+    #[serde(default)]
+    pub rule_code: Option<String>,
+    /// ...or the active rule covering this city and lot.
+    #[serde(default)]
+    pub city_code: Option<String>,
+    #[serde(default)]
+    pub lot_code: Option<String>,
+    #[serde(alias = "entry_time")]
+    pub entry: String,
+    #[serde(alias = "exit_time")]
+    pub exit: String,
+    /// For `payload` only (a stored rule has its own zone); default UTC.
+    #[serde(default)]
+    pub time_zone: Option<String>,
+}
+
+/// A payload's breakdown, or a stored rule's (with `rule_code` and `version_no`).
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum SimulateResponse {
+    Payload(Breakdown),
+    Rule(RuleSimulation),
+}
+
+#[derive(Debug, Serialize)]
+pub struct RuleList {
+    pub rules: Vec<RuleInfo>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImportRequest {
+    /// The file's text: a JSON array of rules, or JSONL orders.
+    pub content: String,
+    /// The file's name, for the change log and error messages.
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OrdersRequest {
+    #[serde(default)]
+    pub plate_no: Option<String>,
+    #[serde(default)]
+    pub city_code: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct OrderList {
+    pub orders: Vec<OrderInfo>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArrearsRequest {
+    pub plate_no: String,
+    #[serde(default)]
+    pub city_code: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VerifyRequest {
+    pub order_no: String,
+}
+
+fn invalid(message: impl Into<String>) -> AppError {
+    AppError::new("invalid_input", message)
+}
+
+fn blank(s: &Option<String>) -> Option<&str> {
+    s.as_deref().map(str::trim).filter(|s| !s.is_empty())
+}
+
+/// Exactly one of `payload`, `rule_code`, or `city_code` + `lot_code`.
+pub async fn billing_simulate(
+    desk: &Desk,
+    req: SimulateRequest,
+) -> Result<SimulateResponse, AppError> {
+    let code = blank(&req.rule_code);
+    let scope = (blank(&req.city_code), blank(&req.lot_code));
+    let rule = match (req.payload.is_some(), code, scope) {
+        (true, None, (None, None)) => None,
+        (false, Some(c), (None, None)) => Some(RuleRef::Code(c.to_owned())),
+        (false, None, (Some(city), Some(lot))) => Some(RuleRef::Scope {
+            city: city.to_owned(),
+            lot: lot.to_owned(),
+        }),
+        (false, None, (Some(_), None)) => return Err(invalid("lot_code: required with city_code")),
+        (false, None, (None, Some(_))) => return Err(invalid("city_code: required with lot_code")),
+        (false, None, (None, None)) => {
+            return Err(invalid(
+                "give a payload, a rule_code, or a city_code and lot_code to simulate under",
+            ))
+        }
+        _ => {
+            return Err(invalid(
+                "give only one of payload, rule_code, or city_code and lot_code",
+            ))
+        }
+    };
+    match (rule, req.payload) {
+        (None, Some(p)) => {
+            let payload = Payload::from_value(p)?;
+            Ok(SimulateResponse::Payload(simulate_text(
+                &payload,
+                blank(&req.time_zone),
+                &req.entry,
+                &req.exit,
+            )?))
+        }
+        (Some(rule), _) => {
+            if let Some(tz) = blank(&req.time_zone) {
+                let info = store::find_rule_by(desk.store().pool(), &rule).await?;
+                if crate::billing::parse_time_zone(tz)? != info.tz()? {
+                    return Err(invalid(format!(
+                        "time_zone: rule {} is priced in its own time zone {}, not {tz}; \
+                         leave time_zone out (or give times with an offset)",
+                        info.rule_code, info.time_zone
+                    )));
+                }
+            }
+            Ok(SimulateResponse::Rule(
+                store::simulate_rule(desk.store().pool(), &rule, &req.entry, &req.exit).await?,
+            ))
+        }
+        (None, None) => Err(invalid("nothing to simulate")),
+    }
+}
+
+pub async fn billing_rules(desk: &Desk) -> Result<RuleList, AppError> {
+    Ok(RuleList {
+        rules: store::list_rules(desk.store().pool()).await?,
+    })
+}
+
+fn check_size(req: &ImportRequest) -> Result<(), AppError> {
+    if req.content.len() > MAX_IMPORT_BYTES {
+        return Err(AppError::new(
+            "too_large",
+            format!(
+                "content: {} bytes; an import file is at most {} MB",
+                req.content.len(),
+                MAX_IMPORT_BYTES / (1024 * 1024)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+pub async fn billing_rules_import(
+    desk: &Desk,
+    req: ImportRequest,
+) -> Result<ImportReport, AppError> {
+    check_size(&req)?;
+    let name = blank(&req.name).unwrap_or("rules.json");
+    Ok(store::import_rules(desk.store().pool(), &req.content, name).await?)
+}
+
+pub async fn billing_orders(desk: &Desk, req: OrdersRequest) -> Result<OrderList, AppError> {
+    Ok(OrderList {
+        orders: store::list_orders(
+            desk.store().pool(),
+            blank(&req.plate_no),
+            blank(&req.city_code),
+        )
+        .await?,
+    })
+}
+
+pub async fn billing_orders_import(
+    desk: &Desk,
+    req: ImportRequest,
+) -> Result<ImportReport, AppError> {
+    check_size(&req)?;
+    let name = blank(&req.name).unwrap_or("orders.jsonl");
+    Ok(store::import_orders(desk.store().pool(), &req.content, name).await?)
+}
+
+pub async fn billing_arrears(desk: &Desk, req: ArrearsRequest) -> Result<ArrearsReport, AppError> {
+    Ok(store::arrears(desk.store().pool(), &req.plate_no, blank(&req.city_code)).await?)
+}
+
+pub async fn billing_verify(desk: &Desk, req: VerifyRequest) -> Result<Verification, AppError> {
+    Ok(store::verify(desk.store().pool(), &req.order_no).await?)
+}
+
+pub async fn billing_seed_demo(desk: &Desk) -> Result<DemoReport, AppError> {
+    Ok(demo::seed_demo(desk.store().pool()).await?)
+}
