@@ -41,7 +41,8 @@ test('diagnose a dead roof vent fan in the chat: question, locate subflow, isola
   await page.getByTestId('chat-send').click();
   await expect(turns).toHaveCount(2);
   await expect(turns.nth(1).getByTestId('reply-kind')).toHaveText('Answer');
-  await expect(turns.nth(1).getByTestId('citations')).toContainText('procedure:dc_12v');
+  // The locate answer cites the component note derived from the procedure: a knowledge chunk, shown as a chip.
+  await expect(turns.nth(1).getByTestId('citation-chip')).toHaveAttribute('data-citation', /^component\.dc_12v\.fan_fuse@v\d+#\d+$/);
   const crumb = page.getByTestId('breadcrumb');
   await expect(crumb).toHaveText(/Step\s*Locate: fan fuse/);
   await expect(crumb.locator('li')).toHaveText(['Step', 'Locate: fan fuse']);

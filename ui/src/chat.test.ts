@@ -30,6 +30,12 @@ describe('parseTurnReply', () => {
     expect(parseTurnReply(turn({ reply: reply as unknown as string }))).toEqual(reply);
   });
 
+  it('takes the step and citations of a plain-text reply from the trace', () => {
+    expect(
+      parseTurnReply(turn({ reply: 'Model year?', trace: { reply_kind: 'question', step_id: 'x', citations: ['faq-a@v1#0', 7] } })),
+    ).toEqual({ kind: 'question', text: 'Model year?', step_id: 'x', citations: ['faq-a@v1#0'] });
+  });
+
   it('takes plain reply text with its kind from the trace', () => {
     expect(parseTurnReply(turn({ reply: 'Labor skipped.', trace: { reply_kind: 'answer' } }))).toEqual({
       kind: 'answer',

@@ -20,6 +20,7 @@ import {
   searchPayload,
   sourceState,
   splitCitations,
+  stem,
 } from './knowledge';
 
 const marked = (snippet: string, query: string) =>
@@ -44,6 +45,20 @@ describe('highlight', () => {
 
   it('marks on word prefixes only, not inside words', () => {
     expect(marked('The leak-down test; a leaky valve; no bleak outcome', 'leak')).toEqual(['leak', 'leaky']);
+  });
+
+  it('stems the query lightly, so forms the backend matched are marked too', () => {
+    expect(['waiver', 'fees', 'leaking', 'tires', 'water', 'gas', 'heaters', 'tested'].map(stem)).toEqual([
+      'waiv',
+      'fee',
+      'leak',
+      'tire',
+      'water',
+      'gas',
+      'heat',
+      'test',
+    ]);
+    expect(marked('Only the manager may waive fees; a fee waiver is rare.', 'fee waivers')).toEqual(['waive', 'fees', 'fee', 'waiver']);
   });
 
   it('ignores stop words and single letters but keeps numbers', () => {

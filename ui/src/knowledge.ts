@@ -44,9 +44,33 @@ export function queryTerms(query: string): QueryTerms {
     if (STOPWORDS.has(w)) continue;
     // One letter matches nearly everything; numbers are kept ("12 V", "2021").
     if (Array.from(w).length < 2 && !/^\p{N}$/u.test(w)) continue;
-    prefixes.add(w);
+    prefixes.add(stem(w));
   }
   return { prefixes: [...prefixes], substrings: [...substrings] };
+}
+
+const SUFFIXES: [string, number][] = [
+  ['ings', 4],
+  ['ing', 4],
+  ['ers', 4],
+  ['er', 4],
+  ['ies', 4],
+  ['es', 4],
+  ['ed', 4],
+  ['s', 3],
+];
+
+/**
+ * A light English stem, so the prefix also marks the forms the backend's
+ * stemmer matched: "waiver" → "waiv" (marks "waive"), "fees" → "fee",
+ * "leaking" → "leak". Only plain a–z words; never shorter than 3–4 letters.
+ */
+export function stem(word: string): string {
+  if (!/^[a-z]+$/.test(word)) return word;
+  for (const [suffix, min] of SUFFIXES) {
+    if (word.endsWith(suffix) && word.length - suffix.length >= min) return word.slice(0, -suffix.length);
+  }
+  return word;
 }
 
 /**

@@ -254,6 +254,59 @@ describe('context panel', () => {
     expect(banner.textContent).toContain('Escalated');
   });
 
+  it('shows why the session was escalated (a knowledge hand-off) from session_context', async () => {
+    const diag = fakeDiagnosis();
+    diag.patchContext({ escalated: true, escalation_reason: '«Customer damage claims» requires a hand-off to the service manager' });
+    const { root } = await open({}, diag);
+    const banner = await waitFor(() => byTestId(root, 'escalation-banner'));
+    expect(byTestId(banner, 'escalation-reason')!.textContent).toBe('«Customer damage claims» requires a hand-off to the service manager.');
+  });
+
+  it('shows knowledge citations as chips (stored turns too) and keeps other citations as the Sources line', async () => {
+    const diag = fakeDiagnosis();
+    const turns = [
+      {
+        id: 't1',
+        session_id: diag.session.id,
+        seq: 1,
+        created_at: '2026-11-23T10:00:00Z',
+        input: 'is this covered by warranty?',
+        reply: 'Before I answer … (1/3): What is the unit’s model year?',
+        intent: 'KNOWLEDGE',
+        transition: 'T1_root_entry',
+        trace: { reply_kind: 'question', citations: ['faq-warranty-eligibility@v1#0'] },
+      },
+      {
+        id: 't2',
+        session_id: diag.session.id,
+        seq: 2,
+        created_at: '2026-11-23T10:01:00Z',
+        input: 'where is the fuse',
+        reply: { kind: 'answer', text: 'At the panel.', step_id: null, citations: ['procedure:dc_12v', 'component.dc_12v.fan_fuse@v2#1'] },
+        intent: null,
+        transition: null,
+        trace: {},
+      },
+    ];
+    const { root } = await open({ session_show: () => ({ session: diag.session, turns, artifacts: [], state: {} }) }, diag);
+    await waitFor(() => allByTestId(root, 'chat-turn').length === 2);
+    const [first, second] = allByTestId(root, 'chat-turn');
+    const chips = allByTestId(first, 'citation-chip');
+    expect(chips.map((c) => c.textContent)).toEqual(['❝faq-warranty-eligibility v1 #0']);
+    expect(chips[0].getAttribute('aria-label')).toBe('Source faq-warranty-eligibility, version 1, chunk 0: show in the Knowledge workspace');
+    expect(byTestId(first, 'citations')).toBeNull();
+    expect(allByTestId(second, 'citation-chip').map((c) => c.getAttribute('data-citation'))).toEqual(['component.dc_12v.fan_fuse@v2#1']);
+    expect(byTestId(second, 'citations')!.textContent).toBe('Sources: procedure:dc_12v');
+
+    // A chip asks the app to show the source.
+    const seen: string[] = [];
+    const listener = (e: Event) => seen.push((e as CustomEvent<string>).detail);
+    window.addEventListener('servicedesk:open-knowledge-source', listener);
+    click(chips[0]);
+    window.removeEventListener('servicedesk:open-knowledge-source', listener);
+    expect(seen).toEqual(['faq-warranty-eligibility']);
+  });
+
   it('shows a context error without blocking the chat', async () => {
     const diag = fakeDiagnosis();
     installFakeBackend({

@@ -132,7 +132,7 @@ function AnswerView({ answer, question }: { answer: KnowledgeAnswer; question: s
                         // Not a hash change (the hash picks the workspace): scroll to the source and focus it.
                         e.preventDefault();
                         const el = document.getElementById(idFor(citations[k.citation].chunk_id));
-                        el?.scrollIntoView({ block: 'nearest' });
+                        el?.scrollIntoView?.({ block: 'nearest' });
                         el?.focus();
                       }}
                     >

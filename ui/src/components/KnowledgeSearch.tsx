@@ -170,7 +170,7 @@ export function KnowledgeSearch() {
               <li key={h.chunk_id} className="hit" data-testid="search-result" data-chunk-id={h.chunk_id} data-source-id={h.source_id}>
                 <div className="hit-head">
                   <strong className="hit-title" data-testid="result-title">
-                    {h.title}
+                    <Highlighted text={h.title} query={results.query} />
                   </strong>
                   <span className={`badge doc-type doc-${h.doc_type}`}>{docTypeLabel(h.doc_type)}</span>
                 </div>

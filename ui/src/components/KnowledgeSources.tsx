@@ -35,7 +35,7 @@ export function KnowledgeSources({
     if (!showSource) return;
     setDocType('');
     setText(showSource.sourceId);
-    setTimeout(() => card.current?.scrollIntoView({ block: 'start' }), 0);
+    setTimeout(() => card.current?.scrollIntoView?.({ block: 'start' }), 0);
   }, [showSource]);
 
   const all = sources ?? [];
