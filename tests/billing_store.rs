@@ -774,3 +774,63 @@ fn the_api_dispatches_billing_commands() {
         desk.close().await;
     });
 }
+
+#[test]
+fn a_rule_can_be_retired_and_the_change_is_logged() {
+    let db = Db::seeded();
+    let mut rules: Value = serde_json::from_str(demo::RULES_JSON).unwrap();
+    rules[1]["status"] = json!("inactive");
+    let text = json!([rules[1].clone()]).to_string();
+    let r = db
+        .run(|p| async move { store::import_rules(&p, &text, "retire.json").await })
+        .unwrap();
+    assert_eq!((r.unchanged.len(), r.skipped.len()), (1, 0), "{r:?}");
+    let e = db
+        .run(|p| async move {
+            store::resolve_rule(
+                &p,
+                &RuleRef::Scope {
+                    city: "SH".into(),
+                    lot: "LOT-D".into(),
+                },
+                None,
+            )
+            .await
+        })
+        .map_err(shown)
+        .unwrap_err();
+    assert!(
+        e.starts_with("not_found: no active rule covers city SH lot LOT-D"),
+        "{e}"
+    );
+    // By code, the retired rule still explains its past charges.
+    let (rule, v) = db
+        .run(|p| async move {
+            store::resolve_rule(
+                &p,
+                &RuleRef::Code("SH-GRACE30".into()),
+                Some(t("2026-02-17T23:45")),
+            )
+            .await
+        })
+        .unwrap();
+    assert_eq!((rule.status.as_str(), v.version_no), ("inactive", 1));
+    let (detail, origin): (String, String) = db
+        .run(|p| async move {
+            sqlx::query_as(
+                "SELECT detail, origin FROM billing_changes WHERE action = 'rule_updated' AND entity_key = 'SH-GRACE30'",
+            )
+            .fetch_one(&p)
+            .await
+        })
+        .unwrap();
+    let detail: Value = serde_json::from_str(&detail).unwrap();
+    assert_eq!(
+        (
+            &detail["before"]["status"],
+            &detail["after"]["status"],
+            origin.as_str()
+        ),
+        (&json!("active"), &json!("inactive"), "retire.json")
+    );
+}
