@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::artifacts::{
     inspect, ArtifactError, BlobStatus, BlobStore, ThumbnailKind, MAX_FILE_BYTES,
 };
-use crate::conversation::{self, Need, Retrieved};
+use crate::conversation::{self, Fetched, Need, Retrieved};
 use crate::engine::catalog::{Catalog, CatalogError};
 use crate::engine::report::PhotoRef;
 use crate::engine::view::{session_view, SessionView};
@@ -383,8 +383,8 @@ impl Desk {
         // At most one retrieval a turn: the conversation asks, the store is
         // read outside the write transaction, and the turn runs again on the
         // state as it is then.
-        let mut retrieved: Option<Retrieved> = None;
-        for _ in 0..3 {
+        let mut retrieved: Vec<Retrieved> = Vec::new();
+        for _ in 0..5 {
             let decided = self
                 .store()
                 .turn_with(session_id, |session, state, stored| {
@@ -406,14 +406,16 @@ impl Desk {
                         complaint: Some(session.complaint.clone()),
                         photos,
                     };
-                    let outcome =
-                        conversation::turn(engine, &state, &ctx, text, retrieved.as_ref())?;
+                    let outcome = conversation::turn(engine, &state, &ctx, text, &retrieved)?;
                     Ok((turn_record(text, &outcome, prepared.clone()), outcome))
                 })
                 .await?;
             match decided {
                 Ok(done) => return Ok(done),
-                Err(need) => retrieved = Some(self.retrieve(need).await?),
+                Err(need) => {
+                    let fetched = self.retrieve(&need).await?;
+                    retrieved.push(Retrieved { need, fetched });
+                }
             }
         }
         Err(invalid(
@@ -422,22 +424,32 @@ impl Desk {
         ))
     }
 
-    /// Fetches what the conversation asked for from the knowledge store.
-    async fn retrieve(&self, need: Need) -> Result<Retrieved> {
+    /// Fetches what the conversation asked for: the knowledge store, or a
+    /// billing tool.
+    async fn retrieve(&self, need: &Need) -> Result<Fetched> {
         let pool = self.store().pool();
-        let hits = match &need {
-            Need::Search(q) => knowledge::index::search(pool, q)
-                .await
-                .map_err(|e| invalid("knowledge", e.to_string()))?,
-            Need::Lookup { source_id, heading } => {
+        Ok(match need {
+            Need::Search(q) => Fetched::Hits(
+                knowledge::index::search(pool, q)
+                    .await
+                    .map_err(|e| invalid("knowledge", e.to_string()))?,
+            ),
+            Need::Lookup { source_id, heading } => Fetched::Hits(
                 knowledge::index::lookup(pool, source_id, heading)
                     .await
                     .map_err(StoreError::from)?
                     .into_iter()
-                    .collect()
-            }
-        };
-        Ok(Retrieved { need, hits })
+                    .collect(),
+            ),
+            Need::Evidence { source_id, version } => Fetched::Hits(
+                knowledge::index::lookup_version(pool, source_id, *version)
+                    .await
+                    .map_err(StoreError::from)?
+                    .into_iter()
+                    .collect(),
+            ),
+            Need::Billing(call) => Fetched::Tool(billing_call(pool, call).await),
+        })
     }
 
     /// Where a session stands, for the app's context panel: the engine's view
@@ -464,6 +476,59 @@ impl Desk {
     pub async fn reports(&self, session_id: &str) -> Result<Vec<(u32, String, String, String)>> {
         self.store().session(session_id).await?;
         Ok(self.store().reports(session_id).await?)
+    }
+}
+
+/// Runs a billing tool for the conversation. Its errors are facts for the
+/// reply ("no active rule for lot Z"), not failures of the turn.
+async fn billing_call(
+    pool: &sqlx::SqlitePool,
+    call: &conversation::BillingCall,
+) -> std::result::Result<serde_json::Value, String> {
+    use crate::billing::store;
+    use conversation::BillingCall;
+    let json = |v: Result<serde_json::Value, serde_json::Error>| v.map_err(|e| e.to_string());
+    match call {
+        BillingCall::Arrears {
+            plate_no,
+            city_code,
+        } => json(serde_json::to_value(
+            store::arrears(pool, plate_no, city_code.as_deref())
+                .await
+                .map_err(|e| e.to_string())?,
+        )),
+        BillingCall::Verify { order_no } => json(serde_json::to_value(
+            store::verify(pool, order_no)
+                .await
+                .map_err(|e| e.to_string())?,
+        )),
+        BillingCall::Rule {
+            rule_code,
+            city_code,
+            lot_code,
+        } => {
+            let rule = match (rule_code, city_code, lot_code) {
+                (Some(code), _, _) => store::RuleRef::Code(code.clone()),
+                (None, Some(city), Some(lot)) => store::RuleRef::Scope {
+                    city: city.clone(),
+                    lot: lot.clone(),
+                },
+                _ => return Err("a rule is named by its code, or by city and lot".into()),
+            };
+            let (info, version) = store::resolve_rule(pool, &rule, None)
+                .await
+                .map_err(|e| e.to_string())?;
+            Ok(serde_json::json!({
+                "rule_code": info.rule_code,
+                "name": info.name,
+                "city_code": info.city_code,
+                "lot_codes": info.lot_codes,
+                "time_zone": info.time_zone,
+                "version_no": version.version_no,
+                "effective_from": version.effective_from,
+                "effective_to": version.effective_to,
+            }))
+        }
     }
 }
 

@@ -4,12 +4,15 @@
 //! turn's behaviour is never an unnamed heuristic. Every turn records the
 //! class that fired and why.
 //!
-//! The knowledge lane adds T6 and T7 (src/conversation.rs); the billing
-//! lane adds T2–T5 when it lands.
+//! The knowledge and billing lanes (src/conversation/) add T2–T7.
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum TransitionId {
     T1RootEntry,
+    T2ScopeChange,
+    T3ObjectSelect,
+    T4ObjectAction,
+    T5ObjectPronoun,
     T6DomainPivot,
     T7ClarificationContinue,
     T8Meta,
@@ -47,6 +50,46 @@ pub static REGISTRY: &[TransitionClass] = &[
         forbidden: "steps, facts' step answers and isolation of another system",
         mutations: "active procedure, symptom and first step set; facts in the message applied",
         answer: "question: the first unanswered step",
+    },
+    TransitionClass {
+        id: TransitionId::T2ScopeChange,
+        name: "T2_scope_change",
+        entry: "a follow-up that changes one slot of the last billing request (\"and for lot B?\")",
+        requires: "a previous billing request",
+        carryover: "the request's intent and every slot the message does not change",
+        forbidden: "keeping the old value of the changed slot; re-asking carried slots",
+        mutations: "the changed slot (source: message); the request runs again",
+        answer: "answer: facts, evidence, conclusion for the changed scope",
+    },
+    TransitionClass {
+        id: TransitionId::T3ObjectSelect,
+        name: "T3_object_select",
+        entry: "an ordinal (\"the first one\", \"el primero\", \"第一笔\") over the last listed result set",
+        requires: "a listed result set",
+        carryover: "the result set; the root scope (plate, city)",
+        forbidden: "guessing an item that was not listed",
+        mutations: "the selected item (slot order_no, source: selection)",
+        answer: "answer: the item's facts, or the requested action on it",
+    },
+    TransitionClass {
+        id: TransitionId::T4ObjectAction,
+        name: "T4_object_action",
+        entry: "a short action on the selected item (\"how much was paid?\")",
+        requires: "a selected item",
+        carryover: "the selected item and its facts",
+        forbidden: "re-running tools for facts already listed",
+        mutations: "none",
+        answer: "answer: the listed facts the action asks for",
+    },
+    TransitionClass {
+        id: TransitionId::T5ObjectPronoun,
+        name: "T5_object_pronoun",
+        entry: "\"that order\", \"этот\", \"上一单\", \"verify it\" about the selected item",
+        requires: "a selected or last-named item",
+        carryover: "the item",
+        forbidden: "resolving to an item never named",
+        mutations: "none beyond the action's own",
+        answer: "answer: the action on that item",
     },
     TransitionClass {
         id: TransitionId::T6DomainPivot,

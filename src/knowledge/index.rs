@@ -553,24 +553,49 @@ pub async fn lookup(
     .bind(heading)
     .fetch_optional(pool)
     .await?;
-    Ok(row.map(|r| {
-        let source_id: String = r.get("source_id");
-        let version = r.get::<i64, _>("version") as u32;
-        let text: String = r.get("text");
-        SearchHit {
-            chunk_id: chunk_id(&source_id, version, r.get("chunk_index")),
-            snippet: shorten(sentences(&text).first().copied().unwrap_or(""), 280),
-            source_id,
-            version,
-            title: r.get("title"),
-            doc_type: r.get("doc_type"),
-            source_type: r.get("source_type"),
-            language: r.get("language"),
-            heading: r.get("heading"),
-            score: 0.0,
-            text,
-            clarifying_questions: BTreeMap::new(),
-            requires_handoff: false,
-        }
-    }))
+    Ok(row.map(|r| unranked_hit(&r)))
+}
+
+/// The first chunk of one version of a source, active or not: the evidence
+/// a billing answer cites is the explanation of the version it used.
+pub async fn lookup_version(
+    pool: &SqlitePool,
+    source_id: &str,
+    version: u32,
+) -> Result<Option<SearchHit>> {
+    let row = sqlx::query(
+        "SELECT c.chunk_index, c.heading, c.text, s.source_id, s.version, s.title, s.doc_type,
+                s.source_type, s.language
+         FROM knowledge_chunks c JOIN knowledge_sources s ON s.id = c.source_row
+         WHERE s.source_id = ?1 AND s.version = ?2
+         ORDER BY c.chunk_index LIMIT 1",
+    )
+    .bind(source_id)
+    .bind(version)
+    .fetch_optional(pool)
+    .await?;
+    Ok(row.map(|r| unranked_hit(&r)))
+}
+
+/// A chunk fetched by id rather than ranked: score 0, its first sentence
+/// as the snippet.
+fn unranked_hit(r: &sqlx::sqlite::SqliteRow) -> SearchHit {
+    let source_id: String = r.get("source_id");
+    let version = r.get::<i64, _>("version") as u32;
+    let text: String = r.get("text");
+    SearchHit {
+        chunk_id: chunk_id(&source_id, version, r.get("chunk_index")),
+        snippet: shorten(sentences(&text).first().copied().unwrap_or(""), 280),
+        source_id,
+        version,
+        title: r.get("title"),
+        doc_type: r.get("doc_type"),
+        source_type: r.get("source_type"),
+        language: r.get("language"),
+        heading: r.get("heading"),
+        score: 0.0,
+        text,
+        clarifying_questions: BTreeMap::new(),
+        requires_handoff: false,
+    }
 }

@@ -32,7 +32,11 @@ use std::sync::LazyLock;
 
 pub const CLARIFICATION_LANE: &str = "clarification";
 
-/// What the lane needs from the store before it can finish the turn.
+mod billing;
+
+pub use billing::{BillingCall, BILLING_LANE};
+
+/// What a lane needs from the store before it can finish the turn.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Need {
     Search(Box<SearchQuery>),
@@ -41,13 +45,42 @@ pub enum Need {
         source_id: String,
         heading: String,
     },
+    /// A billing tool: arrears, fee verification, the rule in force.
+    Billing(BillingCall),
+    /// The first chunk of one version of a source (a rule explanation).
+    Evidence {
+        source_id: String,
+        version: u32,
+    },
 }
 
-/// The store's answer to a [`Need`].
+/// What the store returned for a [`Need`].
+#[derive(Debug, Clone)]
+pub enum Fetched {
+    Hits(Vec<SearchHit>),
+    /// A tool's result as JSON, or its error message (a user-facing fact:
+    /// "no active rule for lot Z" is an answer, not a failure).
+    Tool(Result<serde_json::Value, String>),
+}
+
 #[derive(Debug, Clone)]
 pub struct Retrieved {
     pub need: Need,
-    pub hits: Vec<SearchHit>,
+    pub fetched: Fetched,
+}
+
+fn found<'a>(retrieved: &'a [Retrieved], need: &Need) -> Option<&'a Fetched> {
+    retrieved
+        .iter()
+        .find(|r| &r.need == need)
+        .map(|r| &r.fetched)
+}
+
+fn hits<'a>(retrieved: &'a [Retrieved], need: &Need) -> Option<&'a [SearchHit]> {
+    match found(retrieved, need)? {
+        Fetched::Hits(h) => Some(h),
+        Fetched::Tool(_) => None,
+    }
 }
 
 /// A pending clarification loop, as kept in the session state. It holds the
@@ -79,7 +112,7 @@ impl ClarificationLoop {
     }
 }
 
-static CANCEL: LazyLock<Regex> = LazyLock::new(|| {
+pub(crate) static CANCEL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^\W*(never\s*mind|nevermind|cancel|forget (it|that)|skip (it|that|this)|drop it|отмена|отмени\w*|не надо|забудь\w*|неважно|olv[ií]dal[oa]|cancela\w*|d[eé]jalo|no importa)\b")
         .expect("cancel pattern")
 });
@@ -132,10 +165,13 @@ pub fn turn(
     state: &SessionState,
     ctx: &TurnContext,
     input: &str,
-    retrieved: Option<&Retrieved>,
+    retrieved: &[Retrieved],
 ) -> Result<TurnOutcome, Need> {
     if let Some(lp) = ClarificationLoop::from_state(state) {
         return Ok(continue_loop(engine, state, lp, input));
+    }
+    if let Some(done) = billing::turn(engine, state, input, retrieved)? {
+        return Ok(done);
     }
     let out = engine.turn(state, ctx, input);
     if out.transition == TransitionId::D2Subflow {
@@ -160,29 +196,23 @@ pub fn turn(
         asker_language: Some(lang.clone()),
         ..Default::default()
     }));
-    let Some(found) = retrieved.filter(|r| r.need == need) else {
+    let Some(hits) = hits(retrieved, &need) else {
         return Err(need);
     };
-    if found.hits.is_empty() {
+    if hits.is_empty() {
         let mut out = out;
         out.trace.push(
             "knowledge store searched: nothing relevant, so the engine's reply stands".into(),
         );
         return Ok(out);
     }
-    Ok(knowledge_reply(
-        engine,
-        state,
-        &out.state,
-        input,
-        &found.hits,
-    ))
+    Ok(knowledge_reply(engine, state, &out.state, input, hits))
 }
 
 /// The state a knowledge-lane turn leaves: the diagnosis exactly as it was
 /// (the engine's tentative changes are dropped), plus the turn count, the
 /// language lock, and the action for the loop guard.
-fn lane_state(
+pub(crate) fn lane_state(
     before: &SessionState,
     engine_after: Option<&SessionState>,
     kind: ReplyKind,
@@ -207,7 +237,11 @@ fn lane_state(
     st
 }
 
-fn with_step(engine: &Engine, st: &SessionState, text: String) -> (String, Option<String>) {
+pub(crate) fn with_step(
+    engine: &Engine,
+    st: &SessionState,
+    text: String,
+) -> (String, Option<String>) {
     match engine.step_prompt(st) {
         Some((step, prompt)) if st.submode == Submode::Main || st.topic_stack.is_empty() => {
             (format!("{text}\n\n{prompt}"), Some(step))
@@ -217,7 +251,7 @@ fn with_step(engine: &Engine, st: &SessionState, text: String) -> (String, Optio
     }
 }
 
-fn outcome(
+pub(crate) fn outcome(
     st: SessionState,
     intent: &'static str,
     transition: TransitionId,
@@ -543,7 +577,7 @@ fn continue_loop(
 
 /// A locate / explain / how-to reply cites the section of the component
 /// note it came from, as stored in the knowledge store.
-fn cite_subflow(mut out: TurnOutcome, retrieved: Option<&Retrieved>) -> Result<TurnOutcome, Need> {
+fn cite_subflow(mut out: TurnOutcome, retrieved: &[Retrieved]) -> Result<TurnOutcome, Need> {
     let Some(cite) = out.reply.citations.first() else {
         return Ok(out);
     };
@@ -562,10 +596,10 @@ fn cite_subflow(mut out: TurnOutcome, retrieved: Option<&Retrieved>) -> Result<T
         source_id: derived::component_source_id(system, component),
         heading: heading.into(),
     };
-    let Some(found) = retrieved.filter(|r| r.need == need) else {
+    let Some(found) = hits(retrieved, &need) else {
         return Err(need);
     };
-    if let Some(hit) = found.hits.first() {
+    if let Some(hit) = found.first() {
         out.trace
             .push(format!("cited from the knowledge store: {}", hit.chunk_id));
         out.reply.citations = vec![hit.chunk_id.clone()];
