@@ -246,13 +246,15 @@ fn extract(text: &str) -> Vec<(&'static str, String)> {
 
 fn classify(text: &str, slots: &[(&str, String)]) -> Option<Intent> {
     let has = |name: &str| slots.iter().any(|(n, _)| *n == name);
-    if ARREARS.is_match(text) {
-        return Some(Intent::ArrearsCheck);
-    }
-    // A named order is verified; "check the second one" is a follow-up
-    // (an ordinal over the last list), handled after a billing reply only.
+    // A named order is verified (its answer says what was paid, so "does
+    // ORD-005 owe anything?" is answered too); "check the second one" is a
+    // follow-up (an ordinal over the last list), handled after a billing
+    // reply only.
     if has("order_no") {
         return Some(Intent::FeeVerify);
+    }
+    if ARREARS.is_match(text) {
+        return Some(Intent::ArrearsCheck);
     }
     if RULE.is_match(text) && (RULE_CONTEXT.is_match(text) || has("lot_code") || has("rule_code")) {
         return Some(Intent::RuleExplain);
@@ -295,6 +297,7 @@ struct Words {
     rule_applies: &'static str,
     cannot: &'static str,
     no_such_item: &'static str,
+    paid: &'static str,
 }
 
 fn words(lang: &str) -> &'static Words {
@@ -318,6 +321,7 @@ fn words(lang: &str) -> &'static Words {
         rule_applies: "This is the rule in force now for that scope.",
         cannot: "I can't answer that from the billing records",
         no_such_item: "There is no such item in the last list.",
+        paid: "paid",
     };
     static ES: Words = Words {
         facts: "Hechos",
@@ -340,6 +344,7 @@ fn words(lang: &str) -> &'static Words {
         rule_applies: "Esta es la regla vigente para ese ámbito.",
         cannot: "No puedo responder eso con los registros de cobro",
         no_such_item: "No hay ese elemento en la última lista.",
+        paid: "pagado",
     };
     static RU: Words = Words {
         facts: "Факты",
@@ -361,6 +366,7 @@ fn words(lang: &str) -> &'static Words {
         rule_applies: "Это правило действует сейчас для этой площадки.",
         cannot: "Не могу ответить по данным об оплате",
         no_such_item: "В последнем списке такого пункта нет.",
+        paid: "оплачено",
     };
     match lang {
         "es" => &ES,
@@ -800,11 +806,15 @@ fn run(
         Intent::FeeVerify => {
             lane.selected = Some(s(&facts, "order_no"));
             let mut text = format!(
-                "{} ({} {}): {}; {} v{}: {}",
+                "{} ({} {}, {} → {}): {} ({} {}); {} v{}: {}",
                 s(&facts, "order_no"),
                 s(&facts, "city_code"),
                 s(&facts, "lot_code"),
+                s(&facts, "entry_time"),
+                s(&facts, "exit_time"),
                 s(&facts, "order_total"),
+                w.paid,
+                s(&facts, "paid_amount"),
                 rule,
                 version,
                 s(&facts, "simulated_total")
