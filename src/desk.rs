@@ -159,7 +159,7 @@ impl Desk {
             ));
         }
         if let Some(lang) = &new.language {
-            if !is_language_tag(lang) {
+            if !crate::engine::lexicon::is_language_tag(lang) {
                 return Err(invalid(
                     "language",
                     format!("{lang:?} is not a language code like \"en\", \"es\" or \"ru\""),
@@ -565,15 +565,6 @@ fn invalid(field: &'static str, message: impl Into<String>) -> DeskError {
         field,
         message: message.into(),
     }
-}
-
-/// "en", "es", "ru", "pt-BR", "zh-Hans": a BCP 47-ish primary tag and an optional subtag.
-fn is_language_tag(s: &str) -> bool {
-    let mut parts = s.split('-');
-    let primary = parts.next().unwrap_or("");
-    (2..=3).contains(&primary.len())
-        && primary.chars().all(|c| c.is_ascii_lowercase())
-        && parts.all(|p| (2..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric()))
 }
 
 /// Read a file to attach, turning every way it can fail into a clear error

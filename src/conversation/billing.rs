@@ -156,7 +156,7 @@ static RULE_CODE: LazyLock<Regex> =
 
 static ARREARS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(owe[sd]?|owing|arrears?|unpaid|outstanding|balance due|deb[ea]n?|deuda\w*|adeud\w*|pendientes? de pago|долг\w*|задолж\w*|неоплач\w*)\b|欠费|欠款|未付|没付|欠",
+        r"(?i)\b(owe[sd]?|owing|arrears?|unpaid|balance due|deb[ea]n?|deuda\w*|adeud\w*|pendientes? de pago|долг\w*|задолж\w*|неоплач\w*)\b|欠费|欠款|未付|没付|欠",
     )
 });
 static VERIFY: LazyLock<Regex> = LazyLock::new(|| {

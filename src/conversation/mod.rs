@@ -369,18 +369,23 @@ fn knowledge_reply(
         st,
         "KNOWLEDGE",
         TransitionId::T1RootEntry,
-        Reply {
-            kind: ReplyKind::Answer,
-            text,
-            step_id,
-            citations: answer
-                .citations
-                .iter()
-                .map(|c| c.chunk_id.clone())
-                .collect(),
-        },
+        cited_reply(&answer, text, step_id),
         trace,
     )
+}
+
+/// A knowledge answer as a reply: its citations are the chunk ids.
+fn cited_reply(answer: &answer::Answer, text: String, step_id: Option<String>) -> Reply {
+    Reply {
+        kind: ReplyKind::Answer,
+        text,
+        step_id,
+        citations: answer
+            .citations
+            .iter()
+            .map(|c| c.chunk_id.clone())
+            .collect(),
+    }
 }
 
 fn escalate(st: &mut SessionState, title: &str) {
@@ -561,16 +566,7 @@ fn continue_loop(
         st,
         "KNOWLEDGE",
         TransitionId::T7ClarificationContinue,
-        Reply {
-            kind: ReplyKind::Answer,
-            text,
-            step_id,
-            citations: answer
-                .citations
-                .iter()
-                .map(|c| c.chunk_id.clone())
-                .collect(),
-        },
+        cited_reply(&answer, text, step_id),
         trace,
     )
 }

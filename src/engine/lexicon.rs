@@ -12,6 +12,15 @@ fn re(p: &str) -> Regex {
 
 /// Detects the message language when it is clear; `None` for unclear text
 /// (numbers, "ok", emoji), which must not change the session language.
+/// "en", "es", "ru", "pt-BR", "zh-Hans": a BCP 47-ish primary tag and an optional subtag.
+pub fn is_language_tag(s: &str) -> bool {
+    let mut parts = s.split('-');
+    let primary = parts.next().unwrap_or("");
+    (2..=3).contains(&primary.len())
+        && primary.chars().all(|c| c.is_ascii_lowercase())
+        && parts.all(|p| (2..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric()))
+}
+
 pub fn detect_language(text: &str) -> Option<&'static str> {
     let letters = text.chars().filter(|c| c.is_alphabetic()).count();
     if letters < 3 {

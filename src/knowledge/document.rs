@@ -4,6 +4,7 @@
 //! the field, so one bad file never stops the rest of a batch.
 
 use super::frontmatter::{self, Field, Value};
+use crate::engine::lexicon::is_language_tag;
 use chrono::{DateTime, NaiveDate, Utc};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -516,14 +517,6 @@ pub fn parse_time(s: &str) -> Option<String> {
             .format("%Y-%m-%dT%H:%M:%SZ")
             .to_string(),
     )
-}
-
-fn is_language_tag(s: &str) -> bool {
-    let mut parts = s.split('-');
-    let primary = parts.next().unwrap_or("");
-    (2..=3).contains(&primary.len())
-        && primary.chars().all(|c| c.is_ascii_lowercase())
-        && parts.all(|p| (2..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric()))
 }
 
 /// Line endings unified, control characters and trailing spaces dropped,
