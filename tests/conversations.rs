@@ -22,6 +22,9 @@ struct Scenario {
     scenario: String,
     #[serde(default)]
     language: Option<String>,
+    /// The session's status in the session list after the last turn.
+    #[serde(default)]
+    final_status: Option<String>,
     #[serde(rename = "turn")]
     turns: Vec<TurnSpec>,
 }
@@ -285,6 +288,15 @@ fn conversation_scenarios() {
                     ));
                 }
                 history.push(turn);
+            }
+            if let Some(want) = &scenario.final_status {
+                let got = desk.store().session(&session.id).await.unwrap().status;
+                if got.as_str() != want {
+                    report.push(format!(
+                        "{name}: session status in the list: want {want:?}, got {:?}",
+                        got.as_str()
+                    ));
+                }
             }
             desk.close().await;
         });
