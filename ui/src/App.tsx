@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Session } from './api';
-import { onOpenKnowledgeSource, onSessionsChanged } from './events';
+import { onOpenBillingRule, onOpenKnowledgeSource, onSessionsChanged, type RuleTarget } from './events';
+import { BillingWorkspace } from './components/BillingWorkspace';
 import { Header } from './components/Header';
 import { KnowledgeWorkspace } from './components/KnowledgeWorkspace';
 import { SessionDetailView } from './components/SessionDetail';
@@ -14,9 +15,12 @@ export function App() {
   const [workspace, setWorkspaceState] = useState<Workspace>(() => workspaceFromHash(window.location.hash) ?? 'sessions');
   // The knowledge workspace is mounted on first visit and then kept (hidden), so its search and report survive a switch.
   const [knowledgeOpened, setKnowledgeOpened] = useState(workspace === 'knowledge');
+  const [billingOpened, setBillingOpened] = useState(workspace === 'billing');
   const [showSource, setShowSource] = useState<{ sourceId: string; seq: number } | null>(null);
+  const [showRule, setShowRule] = useState<(RuleTarget & { seq: number }) | null>(null);
   const sessionsMain = useRef<HTMLElement>(null);
   const knowledgeMain = useRef<HTMLElement>(null);
+  const billingMain = useRef<HTMLElement>(null);
 
   const refreshList = useCallback(() => setListVersion((v) => v + 1), []);
 
@@ -25,6 +29,7 @@ export function App() {
   const setWorkspace = useCallback((w: Workspace, focus = false) => {
     setWorkspaceState(w);
     if (w === 'knowledge') setKnowledgeOpened(true);
+    if (w === 'billing') setBillingOpened(true);
     try {
       window.history.replaceState(window.history.state, '', urlForWorkspace(window.location, w));
     } catch {
@@ -32,11 +37,11 @@ export function App() {
     }
     if (focus) {
       // After the switch renders: move focus into the workspace so a screen reader announces it.
-      setTimeout(() => (w === 'knowledge' ? knowledgeMain : sessionsMain).current?.focus(), 0);
+      setTimeout(() => ({ sessions: sessionsMain, knowledge: knowledgeMain, billing: billingMain })[w].current?.focus(), 0);
     }
   }, []);
 
-  // Alt+1 / Alt+2 switch workspaces from anywhere (also from inside inputs).
+  // Alt+1 / Alt+2 / Alt+3 switch workspaces from anywhere (also from inside inputs).
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const w = workspaceForKey(e);
@@ -63,6 +68,16 @@ export function App() {
       onOpenKnowledgeSource((sourceId) => {
         setShowSource((prev) => ({ sourceId, seq: (prev?.seq ?? 0) + 1 }));
         setWorkspace('knowledge');
+      }),
+    [setWorkspace],
+  );
+
+  // A rule citation chip in the chat: show that rule (and version) in the billing workspace.
+  useEffect(
+    () =>
+      onOpenBillingRule((target) => {
+        setShowRule((prev) => ({ ...target, seq: (prev?.seq ?? 0) + 1 }));
+        setWorkspace('billing');
       }),
     [setWorkspace],
   );
@@ -145,6 +160,18 @@ export function App() {
           hidden={workspace !== 'knowledge'}
         >
           <KnowledgeWorkspace showSource={showSource} />
+        </main>
+      )}
+      {billingOpened && (
+        <main
+          ref={billingMain}
+          className="knowledge-pane billing-pane"
+          id="workspace-billing"
+          aria-label="Billing"
+          tabIndex={-1}
+          hidden={workspace !== 'billing'}
+        >
+          <BillingWorkspace showRule={showRule} />
         </main>
       )}
     </div>

@@ -383,6 +383,190 @@ function compact<T extends object>(input: T): Partial<T> {
   return out as Partial<T>;
 }
 
+// ---- billing (docs/api.md "Billing"; shared/spec/billing.md) ----
+
+/** A decimal string with two places ("6.00"), never a float. */
+export type Money = string;
+export type SegmentType = 'free' | 'periodic' | 'tiered';
+
+export interface BillingTier {
+  /** Units starting before this offset take this price; null on the last tier. */
+  up_to_minutes: number | null;
+  unit_price: Money;
+}
+
+export interface BillingSegment {
+  name: string;
+  /** `HH:MM-HH:MM`; a start later than the end crosses midnight. */
+  window: string;
+  type: SegmentType | string;
+  unit_minutes?: number;
+  unit_price?: Money;
+  tiers?: BillingTier[];
+  cap?: Money;
+}
+
+export interface BillingPayload {
+  free_minutes: number;
+  segments: BillingSegment[];
+}
+
+export interface RuleVersion {
+  rule_code: string;
+  version_no: number;
+  /** Site-local wall clock, inclusive. */
+  effective_from: string;
+  /** Exclusive; null: open-ended. */
+  effective_to: string | null;
+  payload: BillingPayload;
+  created_at: string;
+}
+
+export interface BillingRule {
+  rule_code: string;
+  name: string;
+  city_code: string;
+  lot_codes: string[];
+  status: 'active' | 'inactive' | string;
+  time_zone: string;
+  created_at: string;
+  /** Oldest first. */
+  versions: RuleVersion[];
+}
+
+export interface PriceLine {
+  from_minute: number;
+  units: number;
+  unit_price: Money;
+  amount: Money;
+}
+
+export interface Piece {
+  segment: string;
+  segment_index: number;
+  type: SegmentType | string;
+  window: string;
+  /** The day the window's occurrence starts (YYYY-MM-DD). */
+  occurrence: string;
+  /** Site-local wall clock. */
+  start: string;
+  end: string;
+  minutes: number;
+  units: number;
+  lines: PriceLine[];
+  uncapped_amount: Money;
+  cap?: Money;
+  cap_applied: boolean;
+  amount: Money;
+}
+
+export interface Breakdown {
+  total_amount: Money;
+  time_zone: string;
+  entry: string;
+  exit: string;
+  stay_minutes: number;
+  free_minutes: number;
+  grace_applied: boolean;
+  pieces: Piece[];
+}
+
+/** A breakdown under a stored rule: the version in force at the entry. */
+export interface Simulation extends Breakdown {
+  rule_code?: string;
+  version_no?: number;
+  rule_name?: string;
+  city_code?: string;
+  lot_codes?: string[];
+}
+
+export type SimulateInput = { entry: string; exit: string } & (
+  | { payload: BillingPayload; time_zone?: string }
+  | { rule_code: string }
+  | { city_code: string; lot_code: string }
+);
+
+export interface BillingImportedItem {
+  key: string;
+  version_no?: number;
+  line: number;
+}
+
+export interface BillingSkipped {
+  line: number;
+  record: number;
+  key?: string;
+  field?: string;
+  message: string;
+}
+
+export interface BillingImportReport {
+  origin: string;
+  imported: BillingImportedItem[];
+  unchanged: BillingImportedItem[];
+  skipped: BillingSkipped[];
+  /** Rule imports: the rule explanations put into the knowledge store. */
+  explanations?: { ingested: string[]; unchanged: number; kept: string[] };
+}
+
+export interface BillingOrder {
+  order_no: string;
+  city_code: string;
+  lot_code: string;
+  plate_no: string;
+  entry_time: string;
+  exit_time: string;
+  total_amount: Money;
+  paid_amount: Money;
+  arrears_amount: Money;
+  created_at: string;
+}
+
+export interface ArrearsOrder {
+  order_no: string;
+  city_code: string;
+  lot_code: string;
+  entry_time: string;
+  exit_time: string;
+  total_amount: Money;
+  paid_amount: Money;
+  arrears_amount: Money;
+}
+
+export interface ArrearsReport {
+  plate_no: string;
+  city_code: string | null;
+  status: 'NONE' | 'HAS_ARREARS';
+  total_arrears: Money;
+  orders_checked: number;
+  orders: ArrearsOrder[];
+}
+
+export interface Verification {
+  order_no: string;
+  city_code: string;
+  lot_code: string;
+  plate_no: string;
+  entry_time: string;
+  exit_time: string;
+  result: 'consistent' | 'mismatch';
+  action: 'auto_approve' | 'manual_review';
+  order_total: Money;
+  simulated_total: Money;
+  /** order_total − simulated_total. */
+  difference: Money;
+  paid_amount: Money;
+  rule_code: string;
+  version_no: number;
+  time_zone: string;
+  pieces: Piece[];
+}
+
+export interface DemoReport {
+  rules: BillingImportReport;
+  orders: BillingImportReport;
+}
+
 export const api = {
   appInfo: () => call<AppInfo>('app_info', {}),
 
@@ -453,6 +637,34 @@ export const api = {
       ...(input.language ? { language: input.language } : {}),
       ...(input.filters && Object.keys(input.filters).length > 0 ? { filters: input.filters } : {}),
     }),
+
+  /** Prices a stay: under a payload, a stored rule (by code), or the active rule of a city and lot. */
+  billingSimulate: (input: SimulateInput) => call<Simulation>('billing_simulate', input),
+
+  /** Every stored rule with its versions (oldest first). */
+  billingRules: () => call<{ rules: BillingRule[] }>('billing_rules', {}),
+
+  /** Imports a JSON array of rules; a bad record is skipped with its line and field. */
+  billingRulesImport: (content: string, name?: string) =>
+    call<BillingImportReport>('billing_rules_import', name ? { content, name } : { content }),
+
+  /** Stored orders by entry time, optionally for one plate and/or city. */
+  billingOrders: (filter: { plate_no?: string; city_code?: string } = {}) =>
+    call<{ orders: BillingOrder[] }>('billing_orders', filter),
+
+  /** Imports JSONL orders, one a line. */
+  billingOrdersImport: (content: string, name?: string) =>
+    call<BillingImportReport>('billing_orders_import', name ? { content, name } : { content }),
+
+  /** The unpaid and partly paid orders of a plate (optionally in one city). */
+  billingArrears: (plateNo: string, cityCode?: string) =>
+    call<ArrearsReport>('billing_arrears', cityCode ? { plate_no: plateNo, city_code: cityCode } : { plate_no: plateNo }),
+
+  /** Re-prices an order under the rule in force at its entry. */
+  billingVerify: (orderNo: string) => call<Verification>('billing_verify', { order_no: orderNo }),
+
+  /** Loads the demo rules and orders again (idempotent). */
+  billingSeedDemo: () => call<DemoReport>('billing_seed_demo', {}),
 };
 
 export type Api = typeof api;

@@ -25,3 +25,21 @@ export function onOpenKnowledgeSource(handler: (sourceId: string) => void): () =
   window.addEventListener(OPEN_SOURCE, listener);
   return () => window.removeEventListener(OPEN_SOURCE, listener);
 }
+
+const OPEN_RULE = 'servicedesk:open-billing-rule';
+
+export interface RuleTarget {
+  rule_code: string;
+  version_no?: number;
+}
+
+/** "Show this billing rule": the app switches to the Billing workspace and selects it (and the version). */
+export function openBillingRule(target: RuleTarget): void {
+  window.dispatchEvent(new CustomEvent<RuleTarget>(OPEN_RULE, { detail: target }));
+}
+
+export function onOpenBillingRule(handler: (target: RuleTarget) => void): () => void {
+  const listener = (e: Event) => handler((e as CustomEvent<RuleTarget>).detail);
+  window.addEventListener(OPEN_RULE, listener);
+  return () => window.removeEventListener(OPEN_RULE, listener);
+}

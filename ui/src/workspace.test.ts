@@ -12,25 +12,29 @@ const key = (over: Partial<Parameters<typeof workspaceForKey>[0]>) => ({
 });
 
 describe('workspaces', () => {
-  it('Alt+1 / Alt+2 pick a workspace, by key or by physical key (macOS Option)', () => {
+  it('Alt+1 / Alt+2 / Alt+3 pick a workspace, by key or by physical key (macOS Option)', () => {
     expect(workspaceForKey(key({ key: '1', code: 'Digit1' }))).toBe('sessions');
     expect(workspaceForKey(key({ key: '2', code: 'Digit2' }))).toBe('knowledge');
     expect(workspaceForKey(key({ key: '™', code: 'Digit2' }))).toBe('knowledge');
     expect(workspaceForKey(key({ key: '2', code: 'Numpad2' }))).toBe('knowledge');
+    expect(workspaceForKey(key({ key: '3', code: 'Digit3' }))).toBe('billing');
+    expect(workspaceForKey(key({ key: '£', code: 'Digit3' }))).toBe('billing');
   });
 
   it('ignores other combinations', () => {
     expect(workspaceForKey(key({ altKey: false, key: '2', code: 'Digit2' }))).toBeNull();
     expect(workspaceForKey(key({ ctrlKey: true, key: '2', code: 'Digit2' }))).toBeNull();
     expect(workspaceForKey(key({ shiftKey: true, key: '2', code: 'Digit2' }))).toBeNull();
-    expect(workspaceForKey(key({ key: '3', code: 'Digit3' }))).toBeNull();
+    expect(workspaceForKey(key({ key: '4', code: 'Digit4' }))).toBeNull();
   });
 
   it('reads and writes the hash, keeping the query (a ?token= survives)', () => {
     expect(workspaceFromHash('#knowledge')).toBe('knowledge');
     expect(workspaceFromHash('')).toBe('sessions');
     expect(workspaceFromHash('#sessions')).toBe('sessions');
+    expect(workspaceFromHash('#billing')).toBe('billing');
     expect(workspaceFromHash('#cite-faq')).toBeNull();
+    expect(urlForWorkspace({ pathname: '/', search: '' }, 'billing')).toBe('/#billing');
     expect(urlForWorkspace({ pathname: '/', search: '?token=abc' }, 'knowledge')).toBe('/?token=abc#knowledge');
     expect(urlForWorkspace({ pathname: '/', search: '?token=abc' }, 'sessions')).toBe('/?token=abc');
   });

@@ -9,8 +9,9 @@ import { entriesFromTurns, entryFromTranscript, mergeEntries, replyKindLabel, ty
 import { formatBytes, formatTimestamp, MAX_FILE_BYTES, readFileBase64 } from '../files';
 import { ApiError, toApiError } from '../transport';
 import { useThumbnail } from '../hooks';
-import { openKnowledgeSource } from '../events';
+import { openBillingRule, openKnowledgeSource } from '../events';
 import { citationDescription, citationLabel, splitCitations } from '../knowledge';
+import { parseRuleCitation } from '../billing';
 import { ErrorMessage } from './common';
 import { ContextPanel } from './ContextPanel';
 import { ReportText } from './ReportText';
@@ -382,24 +383,47 @@ function ReplyCitations({ citations }: { citations: string[] }) {
     <>
       {knowledge.length > 0 && (
         <ul className="citation-chips" aria-label="Knowledge sources of this reply" data-testid="citation-chips">
-          {knowledge.map((ref) => (
-            <li key={ref.raw}>
-              <button
-                type="button"
-                className="chip citation-chip"
-                title={`${ref.raw}: show this source in the Knowledge workspace`}
-                aria-label={`${citationDescription(ref)}: show in the Knowledge workspace`}
-                data-testid="citation-chip"
-                data-citation={ref.raw}
-                onClick={() => openKnowledgeSource(ref.source_id)}
-              >
-                <span aria-hidden="true" className="chip-icon">
-                  ❝
-                </span>
-                {citationLabel(ref)}
-              </button>
-            </li>
-          ))}
+          {knowledge.map((ref) => {
+            // A billing rule's explanation (rule.CODE@vN#c) opens the rule itself in the Billing workspace.
+            const rule = parseRuleCitation(ref.raw);
+            return (
+              <li key={ref.raw}>
+                {rule ? (
+                  <button
+                    type="button"
+                    className="chip citation-chip rule-chip"
+                    title={`${ref.raw}: show rule ${rule.rule_code} version ${rule.version_no} in the Billing workspace`}
+                    aria-label={`Billing rule ${rule.rule_code}, version ${rule.version_no}: show in the Billing workspace`}
+                    data-testid="citation-chip"
+                    data-kind="rule"
+                    data-citation={ref.raw}
+                    onClick={() => openBillingRule({ rule_code: rule.rule_code, version_no: rule.version_no })}
+                  >
+                    <span aria-hidden="true" className="chip-icon">
+                      ¤
+                    </span>
+                    {rule.rule_code} v{rule.version_no}
+                  </button>
+                ) : (
+                  <button
+                    type="button"
+                    className="chip citation-chip"
+                    title={`${ref.raw}: show this source in the Knowledge workspace`}
+                    aria-label={`${citationDescription(ref)}: show in the Knowledge workspace`}
+                    data-testid="citation-chip"
+                    data-kind="knowledge"
+                    data-citation={ref.raw}
+                    onClick={() => openKnowledgeSource(ref.source_id)}
+                  >
+                    <span aria-hidden="true" className="chip-icon">
+                      ❝
+                    </span>
+                    {citationLabel(ref)}
+                  </button>
+                )}
+              </li>
+            );
+          })}
         </ul>
       )}
       {other.length > 0 && (

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { api, type AppInfo } from '../api';
 import { toApiError, transportKind, type ApiError } from '../transport';
-import { WORKSPACES, type Workspace } from '../workspace';
+import { hashForWorkspace, WORKSPACES, type Workspace } from '../workspace';
 import { ErrorMessage } from './common';
 
 export function Header({ workspace, onWorkspace }: { workspace: Workspace; onWorkspace: (w: Workspace) => void }) {
@@ -37,7 +37,7 @@ export function Header({ workspace, onWorkspace }: { workspace: Workspace; onWor
           {WORKSPACES.map((w) => (
             <li key={w.id}>
               <a
-                href={w.id === 'knowledge' ? '#knowledge' : '#'}
+                href={hashForWorkspace(w.id) || '#'}
                 className={`workspace-link${workspace === w.id ? ' current' : ''}`}
                 aria-current={workspace === w.id ? 'page' : undefined}
                 aria-controls={`workspace-${w.id}`}

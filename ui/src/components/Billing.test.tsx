@@ -1,0 +1,179 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act } from 'react';
+import { App } from '../App';
+import { openBillingRule } from '../events';
+import { appError, installFakeBackend, type Handler } from '../test/fakeBackend';
+import { allByTestId, byTestId, click, render, typeInto, waitFor, type Rendered } from '../test/render';
+
+const INFO = { name: 'RV Service Desk', version: '9.9.9', data_dir: '/data/desk', schema_version: 1, sessions: 0, artifacts: 0 };
+
+const DAY = { name: 'day', window: '08:00-20:00', type: 'periodic', unit_minutes: 30, unit_price: '2.00', cap: '20.00' };
+const NIGHT = { name: 'night', window: '20:00-08:00', type: 'free' };
+const RULES = [
+  {
+    rule_code: 'SH-DAYNIGHT-STD',
+    name: 'Standard day/night',
+    city_code: 'SH',
+    lot_codes: ['LOT-A'],
+    status: 'active',
+    time_zone: 'Asia/Shanghai',
+    created_at: '2026-01-01T00:00:00Z',
+    versions: [
+      { rule_code: 'SH-DAYNIGHT-STD', version_no: 1, effective_from: '2026-01-01T00:00', effective_to: '2026-03-01T00:00', payload: { free_minutes: 0, segments: [DAY, NIGHT] }, created_at: '' },
+      {
+        rule_code: 'SH-DAYNIGHT-STD',
+        version_no: 2,
+        effective_from: '2026-03-01T00:00',
+        effective_to: null,
+        payload: { free_minutes: 0, segments: [{ ...DAY, unit_price: '2.50', cap: '25.00' }, NIGHT] },
+        created_at: '',
+      },
+    ],
+  },
+  {
+    rule_code: 'SH-HOURLY-B',
+    name: 'Hourly',
+    city_code: 'SH',
+    lot_codes: ['LOT-B'],
+    status: 'active',
+    time_zone: 'Asia/Shanghai',
+    created_at: '',
+    versions: [{ rule_code: 'SH-HOURLY-B', version_no: 1, effective_from: '2026-01-01T00:00', effective_to: null, payload: { free_minutes: 0, segments: [{ ...DAY, window: '00:00-24:00', unit_minutes: 60, unit_price: '3.00' }] }, created_at: '' }],
+  },
+];
+
+const PIECE = {
+  segment: 'day',
+  segment_index: 0,
+  type: 'periodic',
+  window: '08:00-20:00',
+  occurrence: '2026-03-05',
+  start: '2026-03-05T09:00',
+  end: '2026-03-05T11:10',
+  minutes: 130,
+  units: 5,
+  lines: [{ from_minute: 0, units: 5, unit_price: '2.50', amount: '12.50' }],
+  uncapped_amount: '12.50',
+  cap: '25.00',
+  cap_applied: false,
+  amount: '12.50',
+};
+
+const ORDER = {
+  order_no: 'ORD-022',
+  city_code: 'SH',
+  lot_code: 'LOT-A',
+  plate_no: '沪A10020',
+  entry_time: '2026-03-05T09:00',
+  exit_time: '2026-03-05T11:10',
+  total_amount: '15.00',
+  paid_amount: '0.00',
+  arrears_amount: '15.00',
+  created_at: '',
+};
+
+let view: Rendered | null = null;
+
+beforeEach(() => window.history.replaceState(null, '', '/'));
+afterEach(() => {
+  view?.unmount();
+  view = null;
+  vi.unstubAllGlobals();
+  window.history.replaceState(null, '', '/');
+});
+
+async function openBilling(handlers: Record<string, Handler> = {}) {
+  const backend = installFakeBackend({
+    app_info: () => INFO,
+    session_list: () => ({ sessions: [] }),
+    billing_rules: () => ({ rules: RULES }),
+    billing_orders: () => ({ orders: [ORDER] }),
+    ...handlers,
+  });
+  view = render(<App />);
+  const root = view.container;
+  act(() => {
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: '3', code: 'Digit3', altKey: true, bubbles: true, cancelable: true }));
+  });
+  await waitFor(() => allByTestId(root, 'rule-row').length === 2);
+  return { backend, root };
+}
+
+function submit(el: HTMLElement | null) {
+  act(() => {
+    el!.closest('form')!.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
+  });
+}
+
+describe('billing workspace', () => {
+  it('opens with Alt+3 (#billing) and shows each rule with its versions on the validity timeline', async () => {
+    const { root } = await openBilling();
+    expect(byTestId(root, 'nav-billing')!.getAttribute('aria-current')).toBe('page');
+    expect(window.location.hash).toBe('#billing');
+    const row = root.querySelector('[data-rule-code="SH-DAYNIGHT-STD"]')!;
+    const bars = allByTestId(row, 'version-bar');
+    expect(bars.map((b) => b.textContent)).toEqual(['v1', expect.stringMatching(/^v2/)]);
+    click(bars[0]);
+    const detail = byTestId(root, 'version-detail')!;
+    expect(detail.dataset.version).toBe('1');
+    expect(byTestId(detail, 'payload-summary')!.textContent).toContain('day 08:00–20:00: 2.00 per 30 min, at most 20.00 per day');
+    expect(bars[0].getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('a rule citation chip (openBillingRule) selects that rule and version', async () => {
+    const { root } = await openBilling();
+    act(() => openBillingRule({ rule_code: 'SH-HOURLY-B', version_no: 1 }));
+    await waitFor(() => byTestId(root, 'version-detail')?.dataset.ruleCode === 'SH-HOURLY-B');
+    expect(root.querySelector('[data-testid="rule-row"][data-rule-code="SH-HOURLY-B"]')!.className).toContain('is-selected');
+  });
+
+  it('Verify on an order row runs billing_verify and shows the verdict and the breakdown', async () => {
+    const { root, backend } = await openBilling({
+      billing_verify: (p: { order_no: string }) => ({
+        ...ORDER,
+        order_no: p.order_no,
+        result: 'mismatch',
+        action: 'manual_review',
+        order_total: '15.00',
+        simulated_total: '12.50',
+        difference: '2.50',
+        rule_code: 'SH-DAYNIGHT-STD',
+        version_no: 2,
+        time_zone: 'Asia/Shanghai',
+        pieces: [PIECE],
+      }),
+    });
+    await waitFor(() => allByTestId(root, 'order-row').length === 1);
+    click(byTestId(byTestId(root, 'order-row')!, 'order-verify'));
+    const result = await waitFor(() => byTestId(root, 'verify-result'));
+    expect(backend.callsOf('billing_verify')).toEqual([{ order_no: 'ORD-022' }]);
+    expect(byTestId(result, 'verify-verdict')!.textContent).toBe('Mismatch');
+    expect(byTestId(result, 'verify-action')!.textContent).toContain('Manual review');
+    expect(byTestId(result, 'verify-difference')!.textContent).toBe('+2.50');
+    expect(allByTestId(result, 'piece-bar')).toHaveLength(1);
+    expect(byTestId(result, 'piece-bar')!.style.left).toBe('37.5%');
+  });
+
+  it('simulator: sends only what the form names, shows the backend error next to the form', async () => {
+    const { root, backend } = await openBilling({
+      billing_simulate: () => {
+        throw appError('exit_before_entry', 'exit 2026-02-09T10:00 is before entry 2026-02-10T10:00');
+      },
+    });
+    const sim = byTestId(root, 'billing-simulator')!;
+    submit(byTestId(sim, 'sim-run'));
+    expect(byTestId(sim, 'sim-field-error')!.textContent).toBe('Pick a rule.');
+    expect(backend.callsOf('billing_simulate')).toHaveLength(0);
+    const select = byTestId(sim, 'sim-rule') as HTMLSelectElement;
+    act(() => {
+      select.value = 'SH-DAYNIGHT-STD';
+      select.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    typeInto(byTestId(sim, 'sim-entry')!, '2026-02-10T10:00');
+    typeInto(byTestId(sim, 'sim-exit')!, '2026-02-09T10:00');
+    submit(byTestId(sim, 'sim-run'));
+    const err = await waitFor(() => byTestId(sim, 'sim-error'));
+    expect(err.dataset.code).toBe('exit_before_entry');
+    expect(backend.callsOf('billing_simulate')).toEqual([{ rule_code: 'SH-DAYNIGHT-STD', entry: '2026-02-10T10:00', exit: '2026-02-09T10:00' }]);
+  });
+});
