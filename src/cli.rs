@@ -68,6 +68,9 @@ enum Command {
     /// Billing: simulate charges, import and list rules and orders, arrears, verify
     #[command(subcommand)]
     Billing(crate::cli_billing::BillingCmd),
+    /// Portal sync: `portal login|logout|show`, `sync run|status|retry`
+    #[command(flatten)]
+    Sync(crate::cli_sync::SyncTop),
     /// Tools for testing the store itself
     #[command(subcommand, hide = true)]
     Dev(DevCmd),
@@ -352,6 +355,7 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
         } => ask(&desk, question, language, json).await?,
         Command::Eval(cmd) => eval(&desk, cmd).await?,
         Command::Billing(cmd) => crate::cli_billing::run(&desk, cmd).await?,
+        Command::Sync(cmd) => crate::cli_sync::run(&desk, cmd).await?,
         Command::Procedures(_) => unreachable!("handled before the data dir is opened"),
     };
     desk.close().await;
@@ -802,6 +806,7 @@ async fn serve_cmd(desk: &Desk, args: ServeArgs) -> Result<ExitCode, AppError> {
     };
     let listener = serve::bind(&config).await?;
     desk.warm_engine();
+    let _sync = servicedesk::sync::spawn_worker(desk.clone());
     let addr = listener
         .local_addr()
         .map_err(|e| AppError::new("internal", e.to_string()))?;

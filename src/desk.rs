@@ -385,31 +385,57 @@ impl Desk {
         // state as it is then.
         let mut retrieved: Vec<Retrieved> = Vec::new();
         for _ in 0..5 {
-            let decided = self
-                .store()
-                .turn_with(session_id, |session, state, stored| {
-                    let photos = stored
-                        .into_iter()
-                        .map(|a| PhotoRef {
-                            file_name: a.file_name,
-                            caption: a.caption,
-                            taken_at: a.taken_at,
-                        })
-                        .chain(prepared.iter().map(|a| PhotoRef {
-                            file_name: a.file_name.clone(),
-                            caption: a.caption.clone(),
-                            taken_at: a.taken_at.clone(),
-                        }))
-                        .collect();
-                    let ctx = TurnContext {
-                        id_prefix: format!("{session_id}:"),
-                        complaint: Some(session.complaint.clone()),
-                        photos,
-                    };
-                    let outcome = conversation::turn(engine, &state, &ctx, text, &retrieved)?;
-                    Ok((turn_record(text, &outcome, prepared.clone()), outcome))
-                })
-                .await?;
+            let decided =
+                self.store()
+                    .turn_with(session_id, |session, state, stored| {
+                        let portal_photos: Vec<crate::sync::items::PhotoItem> = stored
+                            .iter()
+                            .map(|a| (&a.sha256, &a.file_name, &a.mime, &a.caption, a.size_bytes))
+                            .chain(prepared.iter().map(|a| {
+                                (&a.sha256, &a.file_name, &a.mime, &a.caption, a.size_bytes)
+                            }))
+                            .map(
+                                |(sha, name, mime, caption, size)| crate::sync::items::PhotoItem {
+                                    sha256: sha.clone(),
+                                    file_name: name.clone(),
+                                    mime: mime.clone(),
+                                    caption: caption.clone(),
+                                    size_bytes: size,
+                                },
+                            )
+                            .collect();
+                        let photos = stored
+                            .into_iter()
+                            .map(|a| PhotoRef {
+                                file_name: a.file_name,
+                                caption: a.caption,
+                                taken_at: a.taken_at,
+                            })
+                            .chain(prepared.iter().map(|a| PhotoRef {
+                                file_name: a.file_name.clone(),
+                                caption: a.caption.clone(),
+                                taken_at: a.taken_at.clone(),
+                            }))
+                            .collect();
+                        let ctx = TurnContext {
+                            id_prefix: format!("{session_id}:"),
+                            complaint: Some(session.complaint.clone()),
+                            photos,
+                        };
+                        let outcome = conversation::turn(engine, &state, &ctx, text, &retrieved)?;
+                        let mut record = turn_record(text, &outcome, prepared.clone());
+                        // The portal's items commit with the turn (sync::items).
+                        record.outbox = crate::sync::items::for_turn(
+                            &engine.catalog,
+                            session,
+                            &state,
+                            &outcome.state,
+                            outcome.report.as_ref().map(|(rev, _)| *rev),
+                            &portal_photos,
+                        );
+                        Ok((record, outcome))
+                    })
+                    .await?;
             match decided {
                 Ok(done) => return Ok(done),
                 Err(need) => {

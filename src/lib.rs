@@ -12,6 +12,7 @@ pub mod export;
 pub mod knowledge;
 pub mod serve;
 pub mod store;
+pub mod sync;
 
 pub use api::AppError;
 pub use desk::Desk;

@@ -3,6 +3,7 @@
 
 mod cli;
 mod cli_billing;
+mod cli_sync;
 
 fn main() -> std::process::ExitCode {
     restore_default_sigpipe();

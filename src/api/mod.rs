@@ -6,6 +6,7 @@
 pub mod billing;
 mod error;
 pub mod knowledge;
+pub mod sync;
 
 use std::path::PathBuf;
 
@@ -51,6 +52,9 @@ pub const COMMANDS: &[&str] = &[
     "billing_arrears",
     "billing_verify",
     "billing_seed_demo",
+    "sync_status",
+    "sync_retry",
+    "portal_settings",
 ];
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -563,6 +567,12 @@ pub async fn dispatch(desk: &Desk, command: &str, payload: Value) -> Result<Valu
             let Empty {} = parse(command, payload)?;
             reply(billing::billing_seed_demo(desk).await?)
         }
+        "sync_status" => {
+            let Empty {} = parse(command, payload)?;
+            reply(sync::sync_status(desk).await?)
+        }
+        "sync_retry" => reply(sync::sync_retry(desk, parse(command, payload)?).await?),
+        "portal_settings" => reply(sync::portal_settings(desk, parse(command, payload)?).await?),
         other => Err(AppError::new(
             "unknown_command",
             format!("unknown command {other:?}; known: {}", COMMANDS.join(", ")),

@@ -13,17 +13,30 @@ pub struct NewOutboxItem {
 }
 
 /// Queue an item inside the caller's transaction; returns its id, which is
-/// also the Idempotency-Key every delivery attempt will carry.
+/// also the Idempotency-Key every delivery attempt will carry (a UUID v7, so
+/// ids sort by creation like `seq`).
+///
+/// Two kinds have a rule of their own, applied inside the same statement:
+/// an `attachment` is queued once per session and target (its sha256), so
+/// `None` comes back when the session already has it; a `labor_draft` gets
+/// `"revision"` = the number of drafts the session has queued, plus one.
 pub(crate) async fn enqueue(
     conn: &mut SqliteConnection,
     session_id: Option<&str>,
     item: &NewOutboxItem,
-) -> Result<String> {
-    let id = uuid::Uuid::new_v4().to_string();
+) -> Result<Option<String>> {
+    let id = super::new_id();
     let at = now();
-    sqlx::query(
+    let inserted = sqlx::query(
         "INSERT INTO outbox (id, session_id, kind, target, payload, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)",
+         SELECT ?1, ?2, ?3, ?4,
+                CASE WHEN ?3 = 'labor_draft'
+                     THEN json_set(?5, '$.revision',
+                          (SELECT COUNT(*) FROM outbox WHERE session_id IS ?2 AND kind = 'labor_draft') + 1)
+                     ELSE ?5 END,
+                ?6, ?6
+         WHERE ?3 <> 'attachment' OR NOT EXISTS (
+             SELECT 1 FROM outbox WHERE session_id IS ?2 AND kind = 'attachment' AND target = ?4)",
     )
     .bind(&id)
     .bind(session_id)
@@ -31,8 +44,8 @@ pub(crate) async fn enqueue(
     .bind(&item.target)
     .bind(item.payload.to_string())
     .bind(&at)
-    .bind(&at)
     .execute(conn)
-    .await?;
-    Ok(id)
+    .await?
+    .rows_affected();
+    Ok((inserted > 0).then_some(id))
 }

@@ -293,7 +293,9 @@ async fn write_turn(
     }
     let mut outbox_ids = Vec::with_capacity(new.outbox.len());
     for item in &new.outbox {
-        outbox_ids.push(enqueue(conn, Some(session_id), item).await?);
+        if let Some(id) = enqueue(conn, Some(session_id), item).await? {
+            outbox_ids.push(id);
+        }
     }
     if batch_tail.is_empty() && !tail.is_empty() {
         sqlx::query(tail).execute(&mut *conn).await?;

@@ -1,0 +1,843 @@
+//! Portal sync (the client side of `shared/spec/portal.md`): the outbox
+//! items a change queues (`items`), the HTTP client (`client`), the token in
+//! the OS keyring (`credentials`), settings (`settings`), and the delivery
+//! loop here: items go out in creation order per session; 2xx → done;
+//! 400/422 → failed with the portal's message; 409 → conflict with both
+//! revisions; 401/403 → all sync paused until the credentials change; 408,
+//! 429, 5xx, timeouts and dropped connections → retried with exponential
+//! backoff and full jitter, honouring `Retry-After`. Every decision is stored
+//! in the item's row (`next_attempt_at` is the truth), so a restart resumes
+//! exactly where the last run stopped.
+
+pub mod client;
+pub mod credentials;
+pub mod items;
+pub mod settings;
+
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::desk::Desk;
+use crate::store::{now, StoreError};
+pub use client::{validate_url, Answer, PortalClient};
+pub use credentials::{TokenOrigin, TokenSource, TOKEN_ENV, URL_ENV};
+
+#[derive(Debug, thiserror::Error)]
+pub enum SyncError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("{0}")]
+    Invalid(String),
+    #[error("keyring: {0}")]
+    Keyring(String),
+    #[error("outbox item {0} not found")]
+    NotFound(String),
+    #[error("background task failed: {0}")]
+    Join(String),
+}
+
+impl From<sqlx::Error> for SyncError {
+    fn from(e: sqlx::Error) -> Self {
+        SyncError::Store(StoreError::Sqlx(e))
+    }
+}
+
+/// Timeouts, backoff and limits. The defaults are the contract's (backoff
+/// base 1 s, cap 5 min); tests shorten them.
+#[derive(Debug, Clone)]
+pub struct SyncConfig {
+    pub connect_timeout: Duration,
+    pub request_timeout: Duration,
+    pub backoff_base: Duration,
+    pub backoff_cap: Duration,
+    /// The largest request body sent (a photo, a report).
+    pub max_body_bytes: usize,
+    /// Sessions delivered at once (each session's items stay in order).
+    pub concurrency: usize,
+    /// How often the worker probes `/health` while offline or idle.
+    pub probe_interval: Duration,
+    /// How often the worker looks for new items when it has nothing due.
+    pub poll_interval: Duration,
+}
+
+impl Default for SyncConfig {
+    fn default() -> Self {
+        Self {
+            connect_timeout: Duration::from_secs(10),
+            request_timeout: Duration::from_secs(60),
+            backoff_base: Duration::from_secs(1),
+            backoff_cap: Duration::from_secs(300),
+            max_body_bytes: crate::artifacts::MAX_FILE_BYTES as usize + 1024 * 1024,
+            concurrency: 8,
+            probe_interval: Duration::from_secs(30),
+            poll_interval: Duration::from_secs(2),
+        }
+    }
+}
+
+/// Exponential backoff with full jitter: a uniform delay in
+/// `[0, min(cap, base · 2^attempts)]`.
+pub fn backoff_delay(cfg: &SyncConfig, attempts: u32) -> Duration {
+    let base = cfg.backoff_base.as_millis() as u64;
+    let ceiling = base
+        .saturating_mul(1u64 << attempts.min(30))
+        .min(cfg.backoff_cap.as_millis() as u64);
+    Duration::from_millis(fastrand::u64(0..=ceiling))
+}
+
+/// Why a pass stopped before everything due was sent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", content = "reason", rename_all = "snake_case")]
+pub enum Stopped {
+    NotConfigured(String),
+    NoToken(String),
+    Paused(String),
+    Offline(String),
+}
+
+/// What one pass (or a run of passes) did.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct PassSummary {
+    pub sent: u64,
+    pub done: u64,
+    pub failed: u64,
+    pub conflicts: u64,
+    pub retried: u64,
+    pub stopped: Option<Stopped>,
+}
+
+impl PassSummary {
+    fn add(&mut self, other: &PassSummary) {
+        self.sent += other.sent;
+        self.done += other.done;
+        self.failed += other.failed;
+        self.conflicts += other.conflicts;
+        self.retried += other.retried;
+        self.stopped = other.stopped.clone();
+    }
+}
+
+/// The pause kept while the portal refuses the credentials.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Pause {
+    reason: String,
+    /// A one-way fingerprint of the refused token (see `credentials::fingerprint`).
+    token_fp: String,
+    at: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Online {
+    online: bool,
+    at: String,
+    reason: Option<String>,
+}
+
+/// One outbox row as the worker reads it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+struct Item {
+    id: String,
+    kind: String,
+    target: String,
+    payload: String,
+    attempts: i64,
+}
+
+/// A pending, failed or conflicting item, for status displays.
+#[derive(Debug, Clone, Serialize, Deserialize, sqlx::FromRow)]
+pub struct ItemInfo {
+    pub id: String,
+    pub session_id: Option<String>,
+    pub kind: String,
+    pub target: String,
+    pub status: String,
+    pub attempts: i64,
+    pub next_attempt_at: Option<String>,
+    pub last_error: Option<String>,
+    pub http_status: Option<i64>,
+    pub created_at: String,
+}
+
+/// `sync status`: what the UI shows.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SyncStatus {
+    /// online | offline | paused | not_configured | unknown
+    pub state: String,
+    /// The last probe or delivery reached the portal (None: not tried yet).
+    pub online: Option<bool>,
+    pub paused: Option<String>,
+    pub portal_url: Option<String>,
+    pub token_set: bool,
+    /// Items not yet delivered.
+    pub pending: i64,
+    /// Pending items due now (being delivered while online).
+    pub syncing: i64,
+    /// Pending items waiting for their next attempt (backoff, Retry-After).
+    pub waiting: i64,
+    pub failed: i64,
+    pub conflicts: i64,
+    pub done: i64,
+    pub last_success: Option<String>,
+    /// Failed and conflicting items, and pending ones with an error, with the reason.
+    pub problems: Vec<ItemInfo>,
+}
+
+const ONLINE_UNKNOWN: u8 = 0;
+const ONLINE_YES: u8 = 1;
+const ONLINE_NO: u8 = 2;
+
+/// Delivers the outbox of one data dir.
+#[derive(Debug, Clone)]
+pub struct Syncer {
+    desk: Desk,
+    cfg: SyncConfig,
+    tokens: TokenSource,
+    client: Arc<Mutex<Option<(String, PortalClient)>>>,
+    online: Arc<AtomicU8>,
+}
+
+impl Syncer {
+    /// The token from `SERVICEDESK_PORTAL_TOKEN` or the keyring.
+    pub fn new(desk: Desk, cfg: SyncConfig) -> Self {
+        let tokens = TokenSource::for_data_dir(desk.data_dir());
+        Self::with_tokens(desk, cfg, tokens)
+    }
+
+    pub fn with_tokens(desk: Desk, cfg: SyncConfig, tokens: TokenSource) -> Self {
+        Self {
+            desk,
+            cfg,
+            tokens,
+            client: Arc::new(Mutex::new(None)),
+            online: Arc::new(AtomicU8::new(ONLINE_UNKNOWN)),
+        }
+    }
+
+    pub fn tokens(&self) -> &TokenSource {
+        &self.tokens
+    }
+
+    pub fn config(&self) -> &SyncConfig {
+        &self.cfg
+    }
+
+    fn pool(&self) -> &sqlx::SqlitePool {
+        self.desk.store().pool()
+    }
+
+    async fn token(&self) -> Result<Option<String>, SyncError> {
+        let tokens = self.tokens.clone();
+        Ok(tokio::task::spawn_blocking(move || tokens.current())
+            .await
+            .map_err(|e| SyncError::Join(e.to_string()))??
+            .map(|(t, _)| t))
+    }
+
+    fn client_for(&self, url: &str) -> Result<PortalClient, SyncError> {
+        let mut cached = self.client.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((u, c)) = cached.as_ref() {
+            if u == url {
+                return Ok(c.clone());
+            }
+        }
+        let c = PortalClient::new(url, &self.cfg)?;
+        *cached = Some((url.to_owned(), c.clone()));
+        Ok(c)
+    }
+
+    /// Where everything needed to talk to the portal stands: a client and a
+    /// token, or why not.
+    async fn ready(&self) -> Result<Result<(PortalClient, String), Stopped>, SyncError> {
+        let Some(url) = portal_url(&self.desk).await? else {
+            return Ok(Err(Stopped::NotConfigured(
+                "no portal URL: run `servicedesk portal login --url URL`".into(),
+            )));
+        };
+        let client = self.client_for(&url)?;
+        let token = match self.token().await {
+            Ok(Some(t)) => t,
+            Ok(None) => {
+                return Ok(Err(Stopped::NoToken(format!(
+                    "no portal token: run `servicedesk portal login` or set {TOKEN_ENV}"
+                ))))
+            }
+            Err(e) => return Ok(Err(Stopped::NoToken(e.to_string()))),
+        };
+        if let Some(pause) = settings::get_json::<Pause>(self.pool(), settings::KEY_PAUSE).await? {
+            if pause.token_fp == credentials::fingerprint(&token) {
+                return Ok(Err(Stopped::Paused(pause.reason)));
+            }
+            // The credentials changed since the portal refused them: resume.
+            settings::delete(self.pool(), settings::KEY_PAUSE).await?;
+            tracing::info!("portal credentials changed; sync resumes");
+        }
+        Ok(Ok((client, token)))
+    }
+
+    /// One pass: deliver every item that is due, session by session in
+    /// creation order, until nothing is due or the portal stops us.
+    pub async fn pass(&self) -> Result<PassSummary, SyncError> {
+        let mut summary = PassSummary::default();
+        let (client, token) = match self.ready().await? {
+            Ok(ready) => ready,
+            Err(stopped) => {
+                summary.stopped = Some(stopped);
+                return Ok(summary);
+            }
+        };
+        loop {
+            let heads = self.due_heads().await?;
+            if heads.is_empty() {
+                break;
+            }
+            let mut set = tokio::task::JoinSet::new();
+            for item in heads {
+                let this = self.clone();
+                let client = client.clone();
+                let token = token.clone();
+                set.spawn(async move {
+                    let answer = this.deliver(&client, &token, &item).await;
+                    (item, answer)
+                });
+            }
+            let mut stop = None;
+            while let Some(joined) = set.join_next().await {
+                let (item, answer) = joined.map_err(|e| SyncError::Join(e.to_string()))?;
+                summary.sent += 1;
+                if let Some(s) = self.apply(&item, &answer, &token, &mut summary).await? {
+                    stop.get_or_insert(s);
+                }
+            }
+            if let Some(s) = stop {
+                summary.stopped = Some(s);
+                break;
+            }
+        }
+        Ok(summary)
+    }
+
+    /// The first pending item of each session, where it is due, oldest first.
+    async fn due_heads(&self) -> Result<Vec<Item>, SyncError> {
+        Ok(sqlx::query_as(
+            "SELECT o.id, o.kind, o.target, o.payload, o.attempts FROM outbox o
+             WHERE o.status = 'pending'
+               AND (o.next_attempt_at IS NULL OR o.next_attempt_at <= ?1)
+               AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.status = 'pending'
+                               AND p.session_id IS o.session_id AND p.seq < o.seq)
+             ORDER BY o.seq LIMIT ?2",
+        )
+        .bind(now())
+        .bind(self.cfg.concurrency.max(1) as i64)
+        .fetch_all(self.pool())
+        .await?)
+    }
+
+    /// The earliest next attempt among the sessions' first pending items.
+    async fn next_due(&self) -> Result<Option<Option<String>>, SyncError> {
+        let row: Option<(Option<String>,)> = sqlx::query_as(
+            "SELECT MIN(COALESCE(o.next_attempt_at, '')) FROM outbox o
+             WHERE o.status = 'pending'
+               AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.status = 'pending'
+                               AND p.session_id IS o.session_id AND p.seq < o.seq)
+             HAVING COUNT(*) > 0",
+        )
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(row.map(|(at,)| at.filter(|a| !a.is_empty())))
+    }
+
+    async fn deliver(&self, client: &PortalClient, token: &str, item: &Item) -> Answer {
+        let body = if item.kind == items::KIND_ATTACHMENT {
+            let payload: Value = serde_json::from_str(&item.payload).unwrap_or_default();
+            let sha = payload["sha256"].as_str().unwrap_or_default().to_owned();
+            let mime = payload["mime"]
+                .as_str()
+                .unwrap_or("application/octet-stream")
+                .to_owned();
+            let blobs = self.desk.blobs().clone();
+            // The blob store re-hashes on read: only intact bytes leave.
+            match tokio::task::spawn_blocking(move || blobs.get(&sha)).await {
+                Ok(Ok(bytes)) => client::Body::Bytes { mime, bytes },
+                Ok(Err(e)) => {
+                    return Answer::Rejected {
+                        status: 0,
+                        message: format!("not sent: {e}"),
+                    }
+                }
+                Err(e) => {
+                    return Answer::Retry {
+                        status: None,
+                        retry_after: None,
+                        message: format!("reading the photo failed: {e}"),
+                    }
+                }
+            }
+        } else {
+            client::Body::Json(item.payload.clone().into_bytes())
+        };
+        client
+            .send(
+                items::method_for(&item.kind),
+                &item.target,
+                body,
+                &item.id,
+                token,
+            )
+            .await
+    }
+
+    /// Record an answer in the item's row; a pause or an outage stops the pass.
+    async fn apply(
+        &self,
+        item: &Item,
+        answer: &Answer,
+        token: &str,
+        summary: &mut PassSummary,
+    ) -> Result<Option<Stopped>, SyncError> {
+        let at = now();
+        let pool = self.pool();
+        match answer {
+            Answer::Ok { status } => {
+                sqlx::query(
+                    "UPDATE outbox SET status = 'done', attempts = attempts + 1, http_status = ?,
+                            done_at = ?2, updated_at = ?2, last_error = NULL, next_attempt_at = NULL
+                     WHERE id = ?3 AND status = 'pending'",
+                )
+                .bind(i64::from(*status))
+                .bind(&at)
+                .bind(&item.id)
+                .execute(pool)
+                .await?;
+                self.set_online(true, None).await?;
+                summary.done += 1;
+                Ok(None)
+            }
+            Answer::Rejected { status, message } => {
+                let http = (*status > 0).then_some(i64::from(*status));
+                let text = match http {
+                    Some(s) => format!("portal answered {s}: {message}"),
+                    None => message.clone(),
+                };
+                self.finish(item, "failed", http, &text, &at).await?;
+                summary.failed += 1;
+                Ok(None)
+            }
+            Answer::Conflict { status, body } => {
+                let local: Value = serde_json::from_str(&item.payload).unwrap_or_default();
+                let portal: Value =
+                    serde_json::from_str(body).unwrap_or_else(|_| Value::String(body.clone()));
+                let text = json!({
+                    "message": format!(
+                        "conflict: the portal keeps revision {} and this is revision {}",
+                        portal.get("stored_revision").unwrap_or(&Value::Null),
+                        local.get("revision").unwrap_or(&Value::Null)
+                    ),
+                    "local_revision": local.get("revision"),
+                    "portal": portal,
+                })
+                .to_string();
+                self.finish(item, "conflict", Some(i64::from(*status)), &text, &at)
+                    .await?;
+                summary.conflicts += 1;
+                Ok(None)
+            }
+            Answer::Unauthorized { status, message } => {
+                let reason = format!(
+                    "the portal refused the credentials ({status}: {message}); sync is paused \
+                     until the token changes"
+                );
+                settings::set_json(
+                    pool,
+                    settings::KEY_PAUSE,
+                    &Pause {
+                        reason: reason.clone(),
+                        token_fp: credentials::fingerprint(token),
+                        at: at.clone(),
+                    },
+                )
+                .await?;
+                sqlx::query(
+                    "UPDATE outbox SET http_status = ?, last_error = ?, updated_at = ?
+                     WHERE id = ? AND status = 'pending'",
+                )
+                .bind(i64::from(*status))
+                .bind(format!("paused: {reason}"))
+                .bind(&at)
+                .bind(&item.id)
+                .execute(pool)
+                .await?;
+                self.set_online(true, None).await?;
+                Ok(Some(Stopped::Paused(reason)))
+            }
+            Answer::Retry {
+                status,
+                retry_after,
+                message,
+            } => {
+                let delay =
+                    retry_after.unwrap_or_else(|| backoff_delay(&self.cfg, item.attempts as u32));
+                let text = match status {
+                    Some(s) => format!("will retry: portal answered {s}: {message}"),
+                    None => format!("will retry: {message}"),
+                };
+                self.reschedule(item, status.map(i64::from), &text, delay)
+                    .await?;
+                summary.retried += 1;
+                Ok(None)
+            }
+            Answer::Unreachable { message } => {
+                let delay = backoff_delay(&self.cfg, item.attempts as u32);
+                let text = format!("portal unreachable: {message}");
+                self.reschedule(item, None, &text, delay).await?;
+                self.set_online(false, Some(message.clone())).await?;
+                summary.retried += 1;
+                Ok(Some(Stopped::Offline(text)))
+            }
+        }
+    }
+
+    async fn finish(
+        &self,
+        item: &Item,
+        status: &str,
+        http: Option<i64>,
+        text: &str,
+        at: &str,
+    ) -> Result<(), SyncError> {
+        sqlx::query(
+            "UPDATE outbox SET status = ?, attempts = attempts + 1, http_status = ?,
+                    last_error = ?, updated_at = ?, next_attempt_at = NULL
+             WHERE id = ? AND status = 'pending'",
+        )
+        .bind(status)
+        .bind(http)
+        .bind(text)
+        .bind(at)
+        .bind(&item.id)
+        .execute(self.pool())
+        .await?;
+        tracing::warn!(item = %item.id, kind = %item.kind, "outbox item {status}: {text}");
+        Ok(())
+    }
+
+    async fn reschedule(
+        &self,
+        item: &Item,
+        http: Option<i64>,
+        text: &str,
+        delay: Duration,
+    ) -> Result<(), SyncError> {
+        let next = chrono::Utc::now()
+            + chrono::Duration::from_std(delay).unwrap_or(chrono::Duration::seconds(300));
+        let next = next.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+        sqlx::query(
+            "UPDATE outbox SET attempts = attempts + 1, http_status = ?, last_error = ?,
+                    next_attempt_at = ?, updated_at = ?
+             WHERE id = ? AND status = 'pending'",
+        )
+        .bind(http)
+        .bind(text)
+        .bind(&next)
+        .bind(now())
+        .bind(&item.id)
+        .execute(self.pool())
+        .await?;
+        tracing::debug!(item = %item.id, "outbox item retry at {next}: {text}");
+        Ok(())
+    }
+
+    async fn set_online(&self, online: bool, reason: Option<String>) -> Result<(), SyncError> {
+        let new = if online { ONLINE_YES } else { ONLINE_NO };
+        if self.online.swap(new, Ordering::SeqCst) == new {
+            return Ok(());
+        }
+        settings::set_json(
+            self.pool(),
+            settings::KEY_ONLINE,
+            &Online {
+                online,
+                at: now(),
+                reason,
+            },
+        )
+        .await?;
+        if online {
+            // Back online: what waited only because the portal was away is due now.
+            sqlx::query(
+                "UPDATE outbox SET next_attempt_at = NULL
+                 WHERE status = 'pending' AND last_error LIKE 'portal unreachable:%'",
+            )
+            .execute(self.pool())
+            .await?;
+        }
+        Ok(())
+    }
+
+    /// Probe `GET /api/v1/health`: true when the portal answers 200.
+    pub async fn probe(&self) -> Result<bool, SyncError> {
+        let (client, token) = match self.ready().await? {
+            Ok(ready) => ready,
+            Err(_) => return Ok(false),
+        };
+        match client.health(&token).await {
+            Answer::Ok { .. } => {
+                self.set_online(true, None).await?;
+                Ok(true)
+            }
+            Answer::Unauthorized { status, message } => {
+                let reason = format!(
+                    "the portal refused the credentials ({status}: {message}); sync is paused \
+                     until the token changes"
+                );
+                settings::set_json(
+                    self.pool(),
+                    settings::KEY_PAUSE,
+                    &Pause {
+                        reason,
+                        token_fp: credentials::fingerprint(&token),
+                        at: now(),
+                    },
+                )
+                .await?;
+                self.set_online(true, None).await?;
+                Ok(false)
+            }
+            Answer::Unreachable { message } | Answer::Retry { message, .. } => {
+                self.set_online(false, Some(message)).await?;
+                Ok(false)
+            }
+            Answer::Rejected { message, .. } | Answer::Conflict { body: message, .. } => {
+                self.set_online(false, Some(message)).await?;
+                Ok(false)
+            }
+        }
+    }
+
+    /// Deliver everything deliverable: passes, waiting for backoff and for
+    /// the portal to come back, until nothing is pending, sync is paused or
+    /// not configured, or `max_wait` has passed.
+    pub async fn run_until_idle(&self, max_wait: Duration) -> Result<PassSummary, SyncError> {
+        let deadline = Instant::now() + max_wait;
+        let mut total = PassSummary::default();
+        loop {
+            let pass = self.pass().await?;
+            total.add(&pass);
+            match pass.stopped {
+                Some(Stopped::NotConfigured(_) | Stopped::NoToken(_) | Stopped::Paused(_)) => break,
+                Some(Stopped::Offline(_)) => {
+                    // Probe until the portal is back or time is up.
+                    loop {
+                        if Instant::now() >= deadline {
+                            return Ok(total);
+                        }
+                        let wait = self
+                            .cfg
+                            .backoff_base
+                            .max(Duration::from_millis(10))
+                            .min(deadline.saturating_duration_since(Instant::now()));
+                        tokio::time::sleep(wait).await;
+                        if self.probe().await? {
+                            break;
+                        }
+                    }
+                    continue;
+                }
+                None => {}
+            }
+            let Some(next) = self.next_due().await? else {
+                total.stopped = None;
+                break;
+            };
+            if Instant::now() >= deadline {
+                break;
+            }
+            let wait = next
+                .and_then(|n| chrono::DateTime::parse_from_rfc3339(&n).ok())
+                .map(|n| (n.with_timezone(&chrono::Utc) - chrono::Utc::now()).to_std())
+                .and_then(Result::ok)
+                .unwrap_or(Duration::from_millis(1))
+                .max(Duration::from_millis(1))
+                .min(deadline.saturating_duration_since(Instant::now()));
+            tokio::time::sleep(wait).await;
+        }
+        Ok(total)
+    }
+
+    /// The background loop: passes while there is work, `/health` probes
+    /// while offline or idle, and a look for new items every poll interval.
+    pub async fn run_forever(self) {
+        let mut last_probe = Instant::now();
+        loop {
+            let wait = match self.pass().await {
+                Ok(pass) => match pass.stopped {
+                    Some(Stopped::Offline(_)) => {
+                        tokio::time::sleep(self.cfg.probe_interval.min(Duration::from_secs(30)))
+                            .await;
+                        let _ = self.probe().await;
+                        last_probe = Instant::now();
+                        continue;
+                    }
+                    Some(_) => self.cfg.poll_interval,
+                    None => {
+                        if last_probe.elapsed() >= self.cfg.probe_interval {
+                            if let Ok(None) = self.next_due().await {
+                                let _ = self.probe().await;
+                            }
+                            last_probe = Instant::now();
+                        }
+                        match self.next_due().await {
+                            Ok(Some(Some(at))) => chrono::DateTime::parse_from_rfc3339(&at)
+                                .ok()
+                                .and_then(|n| {
+                                    (n.with_timezone(&chrono::Utc) - chrono::Utc::now())
+                                        .to_std()
+                                        .ok()
+                                })
+                                .unwrap_or(Duration::ZERO)
+                                .min(self.cfg.poll_interval),
+                            _ => self.cfg.poll_interval,
+                        }
+                    }
+                },
+                Err(e) => {
+                    tracing::error!("sync pass failed: {e}");
+                    self.cfg.poll_interval
+                }
+            };
+            tokio::time::sleep(wait.max(Duration::from_millis(5))).await;
+        }
+    }
+}
+
+/// Start the background sync worker for a Desk (the desktop app, `serve`).
+/// It needs a Tokio runtime; abort the handle to stop it.
+pub fn spawn_worker(desk: Desk) -> tokio::task::JoinHandle<()> {
+    spawn_worker_with(Syncer::new(desk, SyncConfig::default()))
+}
+
+pub fn spawn_worker_with(syncer: Syncer) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(syncer.run_forever())
+}
+
+/// The portal base URL: `SERVICEDESK_PORTAL_URL`, else the settings.
+pub async fn portal_url(desk: &Desk) -> Result<Option<String>, SyncError> {
+    if let Some(url) = std::env::var(URL_ENV).ok().filter(|u| !u.trim().is_empty()) {
+        return Ok(Some(url));
+    }
+    Ok(settings::get(desk.store().pool(), settings::KEY_PORTAL_URL).await?)
+}
+
+/// Save the portal base URL (validated: https, or http on loopback).
+pub async fn set_portal_url(desk: &Desk, url: &str) -> Result<String, SyncError> {
+    let parsed = validate_url(url)?;
+    let text = parsed.as_str().trim_end_matches('/').to_owned();
+    settings::set(desk.store().pool(), settings::KEY_PORTAL_URL, &text).await?;
+    Ok(text)
+}
+
+/// Where sync stands, for the UI and `sync status`.
+pub async fn status(desk: &Desk, tokens: &TokenSource) -> Result<SyncStatus, SyncError> {
+    let pool = desk.store().pool();
+    let at = now();
+    let (pending, syncing, failed, conflicts, done): (i64, i64, i64, i64, i64) = sqlx::query_as(
+        "SELECT COALESCE(SUM(status = 'pending'), 0),
+                COALESCE(SUM(status = 'pending' AND (next_attempt_at IS NULL OR next_attempt_at <= ?)), 0),
+                COALESCE(SUM(status = 'failed'), 0),
+                COALESCE(SUM(status = 'conflict'), 0),
+                COALESCE(SUM(status = 'done'), 0)
+         FROM outbox",
+    )
+    .bind(&at)
+    .fetch_one(pool)
+    .await?;
+    let last_success: Option<String> =
+        sqlx::query_scalar("SELECT MAX(done_at) FROM outbox WHERE status = 'done'")
+            .fetch_one(pool)
+            .await?;
+    let problems: Vec<ItemInfo> = sqlx::query_as(
+        "SELECT id, session_id, kind, target, status, attempts, next_attempt_at, last_error,
+                http_status, created_at
+         FROM outbox WHERE status IN ('failed', 'conflict')
+            OR (status = 'pending' AND last_error IS NOT NULL)
+         ORDER BY seq LIMIT 200",
+    )
+    .fetch_all(pool)
+    .await?;
+    let url = portal_url(desk).await?;
+    let tokens = tokens.clone();
+    let token = tokio::task::spawn_blocking(move || tokens.current())
+        .await
+        .map_err(|e| SyncError::Join(e.to_string()))?;
+    let token_set = matches!(token, Ok(Some(_)));
+    let pause = settings::get_json::<Pause>(pool, settings::KEY_PAUSE).await?;
+    // A pause holds only while the token is the one that was refused.
+    let paused = match (&pause, &token) {
+        (Some(p), Ok(Some((t, _)))) if p.token_fp == credentials::fingerprint(t) => {
+            Some(p.reason.clone())
+        }
+        _ => None,
+    };
+    let online = settings::get_json::<Online>(pool, settings::KEY_ONLINE)
+        .await?
+        .map(|o| o.online);
+    let state = if url.is_none() || !token_set {
+        "not_configured"
+    } else if paused.is_some() {
+        "paused"
+    } else {
+        match online {
+            Some(true) => "online",
+            Some(false) => "offline",
+            None => "unknown",
+        }
+    };
+    Ok(SyncStatus {
+        state: state.into(),
+        online,
+        paused,
+        portal_url: url,
+        token_set,
+        pending,
+        syncing,
+        waiting: pending - syncing,
+        failed,
+        conflicts,
+        done,
+        last_success,
+        problems,
+    })
+}
+
+/// Put a failed or conflicting item back in the queue (same Idempotency-Key).
+pub async fn retry(desk: &Desk, item_id: &str) -> Result<ItemInfo, SyncError> {
+    let pool = desk.store().pool();
+    let changed = sqlx::query(
+        "UPDATE outbox SET status = 'pending', next_attempt_at = NULL, last_error = NULL,
+                updated_at = ?
+         WHERE id = ? AND status IN ('failed', 'conflict')",
+    )
+    .bind(now())
+    .bind(item_id)
+    .execute(pool)
+    .await?
+    .rows_affected();
+    let info: Option<ItemInfo> = sqlx::query_as(
+        "SELECT id, session_id, kind, target, status, attempts, next_attempt_at, last_error,
+                http_status, created_at FROM outbox WHERE id = ?",
+    )
+    .bind(item_id)
+    .fetch_optional(pool)
+    .await?;
+    let info = info.ok_or_else(|| SyncError::NotFound(item_id.to_owned()))?;
+    if changed == 0 {
+        return Err(SyncError::Invalid(format!(
+            "outbox item {item_id} is {}; only failed or conflict items are retried",
+            info.status
+        )));
+    }
+    Ok(info)
+}

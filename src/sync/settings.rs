@@ -1,0 +1,59 @@
+//! Sync settings kept in the data dir's database: the portal URL and the
+//! sync pause. Never the token: that lives in the OS keyring (`credentials`).
+
+use serde::{de::DeserializeOwned, Serialize};
+use sqlx::SqlitePool;
+
+use crate::store::{now, StoreError};
+
+pub const KEY_PORTAL_URL: &str = "portal.url";
+pub const KEY_PAUSE: &str = "sync.pause";
+pub const KEY_ONLINE: &str = "sync.online";
+
+pub async fn get(pool: &SqlitePool, key: &str) -> Result<Option<String>, StoreError> {
+    Ok(
+        sqlx::query_scalar("SELECT value FROM settings WHERE key = ?")
+            .bind(key)
+            .fetch_optional(pool)
+            .await?,
+    )
+}
+
+pub async fn set(pool: &SqlitePool, key: &str, value: &str) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+    )
+    .bind(key)
+    .bind(value)
+    .bind(now())
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+pub async fn delete(pool: &SqlitePool, key: &str) -> Result<(), StoreError> {
+    sqlx::query("DELETE FROM settings WHERE key = ?")
+        .bind(key)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+pub async fn get_json<T: DeserializeOwned>(
+    pool: &SqlitePool,
+    key: &str,
+) -> Result<Option<T>, StoreError> {
+    Ok(get(pool, key)
+        .await?
+        .and_then(|v| serde_json::from_str(&v).ok()))
+}
+
+pub async fn set_json<T: Serialize>(
+    pool: &SqlitePool,
+    key: &str,
+    value: &T,
+) -> Result<(), StoreError> {
+    let text = serde_json::to_string(value).unwrap_or_else(|_| "null".into());
+    set(pool, key, &text).await
+}

@@ -1,0 +1,598 @@
+//! Portal sync against the loopback test portal (tests/portal): delivery
+//! through injected faults of every kind, exactly once in effect, highest
+//! revision wins, photo hashes match; 401 pauses until the token changes;
+//! 409 is a conflict that does not loop; an outage loses nothing; the token
+//! never reaches the database, the outbox, the logs or an export.
+
+mod common;
+mod portal;
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use servicedesk::api;
+use servicedesk::desk::Desk;
+use servicedesk::engine::state::LaborStatus;
+use servicedesk::store::{NewSession, NewTurn, Session, SessionStatus, Unit};
+use servicedesk::sync::items::{self, PhotoItem, ReportFields};
+use servicedesk::sync::{self, Stopped, SyncConfig, Syncer, TokenSource};
+
+use portal::{Fault, Portal, ALL_FAULTS};
+
+const STALL: Duration = Duration::from_millis(700);
+
+fn cfg() -> SyncConfig {
+    SyncConfig {
+        connect_timeout: Duration::from_millis(300),
+        request_timeout: Duration::from_millis(400),
+        backoff_base: Duration::from_millis(5),
+        backoff_cap: Duration::from_millis(100),
+        concurrency: 8,
+        probe_interval: Duration::from_millis(50),
+        poll_interval: Duration::from_millis(20),
+        ..SyncConfig::default()
+    }
+}
+
+async fn setup(
+    portal_token: &str,
+    client_token: &str,
+) -> (tempfile::TempDir, Desk, Portal, Syncer) {
+    let dir = tempfile::tempdir().unwrap();
+    let desk = Desk::open(dir.path()).await.unwrap();
+    let portal = Portal::start(portal_token, STALL).await;
+    sync::set_portal_url(&desk, &portal.url()).await.unwrap();
+    let syncer = Syncer::with_tokens(desk.clone(), cfg(), TokenSource::fixed(Some(client_token)));
+    (dir, desk, portal, syncer)
+}
+
+/// What the portal should end up with.
+#[derive(Default)]
+struct Expected {
+    reports: HashMap<String, u64>,
+    drafts: HashMap<String, u64>,
+    escalations: usize,
+    photos: Vec<String>,
+}
+
+/// Sessions the way the app writes them: photos with a turn, labor draft
+/// changes, two report revisions (finalize twice) and, for every third
+/// session, an escalation; each turn's outbox items in its transaction.
+async fn make_sessions(desk: &Desk, n: usize, exp: &mut Expected) -> Vec<Session> {
+    let mut sessions = Vec::new();
+    for i in 0..n {
+        let session = desk
+            .new_session(NewSession {
+                complaint: format!("furnace {i} will not light"),
+                customer: Some("Pat".into()),
+                technician: Some("Sam".into()),
+                language: None,
+                unit: Unit {
+                    vin: Some(format!("1FT{i:014}")),
+                    plate: Some(format!("P-{i}")),
+                    make_model: Some("Winnebago View".into()),
+                    odometer: Some(10_000 + i as i64),
+                    engine_hours: None,
+                },
+            })
+            .await
+            .unwrap();
+        let (_, mut state) = desk.store().latest_state(&session.id).await.unwrap();
+        let mut photos = Vec::new();
+        let mut prepared = Vec::new();
+        for k in 0..2u8 {
+            let png = common::png(6 + u32::from(k), 5, [(i % 251) as u8, k, (i / 251) as u8]);
+            let a = desk
+                .prepare_artifact(format!("unit{i}_{k}.png"), png, Some(format!("photo {k}")))
+                .await
+                .unwrap();
+            photos.push(PhotoItem {
+                sha256: a.sha256.clone(),
+                file_name: a.file_name.clone(),
+                mime: a.mime.clone(),
+                caption: a.caption.clone(),
+                size_bytes: a.size_bytes,
+            });
+            exp.photos.push(a.sha256.clone());
+            prepared.push(a);
+        }
+        // Turn 1: photos and a labor draft.
+        state.labor.status = LaborStatus::Draft;
+        state.labor.estimated_hours = Some("1.5".into());
+        let mut t = NewTurn::new("photos", "ok", state.clone());
+        t.artifacts = prepared;
+        t.outbox
+            .push(items::labor_item(&session, &state, "2026-01-01T00:00:00Z"));
+        desk.record_turn(&session.id, &t).await.unwrap();
+        // Turn 2: labor confirmed.
+        state.labor.status = LaborStatus::Confirmed;
+        state.labor.confirmed_hours = Some("2.0".into());
+        let mut t = NewTurn::new("2 hours", "ok", state.clone());
+        t.outbox
+            .push(items::labor_item(&session, &state, "2026-01-01T00:00:01Z"));
+        desk.record_turn(&session.id, &t).await.unwrap();
+        // Turns 3 and 4: finalize twice (report revisions 1 and 2).
+        for rev in 1..=2u32 {
+            state.report_revision = rev;
+            let mut t = NewTurn::new("write it up", format!("report {rev}"), state.clone());
+            t.report = Some((rev, "en".into(), format!("report {rev}")));
+            t.status = Some(SessionStatus::Finalized);
+            t.outbox.extend(photos.iter().map(items::attachment_item));
+            let fields = ReportFields {
+                complaint: session.complaint.clone(),
+                cause: "thermocouple".into(),
+                correction: "replaced".into(),
+                labor: serde_json::json!({"mode": "confirmed", "hours": "2.00", "rate": null, "lines": []}),
+                parts: vec![],
+            };
+            t.outbox.push(items::report_item(
+                &session,
+                rev,
+                &fields,
+                &photos,
+                "2026-01-01T00:00:02Z",
+            ));
+            desk.record_turn(&session.id, &t).await.unwrap();
+        }
+        exp.reports.insert(items::report_id(&session.id), 2);
+        exp.drafts.insert(items::draft_id(&session.id), 2);
+        if i % 3 == 0 {
+            state.escalation.escalated = true;
+            state.escalation.reason = Some("needs a human".into());
+            let mut t = NewTurn::new("escalate", "escalated", state.clone());
+            t.status = Some(SessionStatus::Escalated);
+            t.outbox.push(items::escalation_item(
+                &session,
+                &state,
+                "2026-01-01T00:00:03Z",
+            ));
+            desk.record_turn(&session.id, &t).await.unwrap();
+            exp.escalations += 1;
+        }
+        sessions.push(session);
+    }
+    exp.photos.sort();
+    exp.photos.dedup();
+    sessions
+}
+
+async fn outbox_ids(desk: &Desk) -> Vec<(String, String)> {
+    sqlx::query_as("SELECT id, status FROM outbox ORDER BY seq")
+        .fetch_all(desk.store().pool())
+        .await
+        .unwrap()
+}
+
+fn check_portal(portal: &Portal, exp: &Expected, ids: &[(String, String)]) {
+    let st = portal.lock();
+    for (id, _) in ids {
+        assert_eq!(
+            st.effects.get(id),
+            Some(&1),
+            "item {id} stored exactly once"
+        );
+    }
+    assert_eq!(
+        st.effects.len(),
+        ids.len(),
+        "nothing stored that was not queued"
+    );
+    assert_eq!(st.reports.len(), exp.reports.len());
+    for (id, rev) in &exp.reports {
+        assert_eq!(
+            st.reports.get(id).map(|r| r.0),
+            Some(*rev),
+            "report {id}: highest revision wins"
+        );
+    }
+    for (id, rev) in &exp.drafts {
+        assert_eq!(st.drafts.get(id).map(|r| r.0), Some(*rev), "draft {id}");
+    }
+    assert_eq!(st.escalations.len(), exp.escalations);
+    let mut shas: Vec<&String> = st.attachments.keys().collect();
+    shas.sort();
+    assert_eq!(shas, exp.photos.iter().collect::<Vec<_>>());
+    for (sha, bytes) in &st.attachments {
+        assert_eq!(
+            &hex::encode(Sha256::digest(bytes)),
+            sha,
+            "photo bytes intact"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn hundreds_of_items_through_faults_of_every_kind_arrive_exactly_once() {
+    let (_dir, desk, portal, syncer) = setup("tok-good-0123456789", "tok-good-0123456789").await;
+    let mut exp = Expected::default();
+    make_sessions(&desk, 60, &mut exp).await;
+    let ids = outbox_ids(&desk).await;
+    assert!(ids.len() >= 350, "{} items", ids.len());
+    // Every kind of fault at least once, then 30 % at random.
+    portal.force(&ALL_FAULTS);
+    portal.set_fault_rate(0.30);
+    let started = std::time::Instant::now();
+    let summary = syncer
+        .run_until_idle(Duration::from_secs(60))
+        .await
+        .unwrap();
+    let elapsed = started.elapsed();
+    assert_eq!(summary.stopped, None, "{summary:?}");
+    let status = sync::status(&desk, syncer.tokens()).await.unwrap();
+    assert_eq!(
+        (status.pending, status.failed, status.conflicts),
+        (0, 0, 0),
+        "{status:?}"
+    );
+    assert_eq!(status.done as usize, ids.len());
+    assert_eq!(status.state, "online");
+    check_portal(&portal, &exp, &ids);
+    {
+        let st = portal.lock();
+        for f in ALL_FAULTS {
+            assert!(
+                st.faults_injected.get(&f).copied().unwrap_or(0) > 0,
+                "fault {f:?} injected"
+            );
+        }
+        let faults: u64 = st.faults_injected.values().sum();
+        assert!(
+            st.duplicates_replayed > 0,
+            "a lost answer made a duplicate delivery"
+        );
+        eprintln!(
+            "{} items, {} requests, {faults} faults, {} replays, {summary:?} in {elapsed:?}",
+            ids.len(),
+            st.requests,
+            st.duplicates_replayed
+        );
+    }
+    // Duplicate deliveries: a crash after sending but before marking done
+    // leaves items pending; sending them again stores nothing new.
+    portal.set_fault_rate(0.0);
+    sqlx::query("UPDATE outbox SET status = 'pending' WHERE seq % 7 = 0")
+        .execute(desk.store().pool())
+        .await
+        .unwrap();
+    let replays_before = portal.lock().duplicates_replayed;
+    syncer
+        .run_until_idle(Duration::from_secs(20))
+        .await
+        .unwrap();
+    assert!(portal.lock().duplicates_replayed > replays_before);
+    let ids = outbox_ids(&desk).await;
+    assert!(ids.iter().all(|(_, s)| s == "done"));
+    check_portal(&portal, &exp, &ids);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unauthorized_pauses_until_the_token_changes() {
+    let (_dir, desk, portal, syncer) = setup("tok-new-abcdefghijkl", "tok-old-abcdefghijkl").await;
+    let mut exp = Expected::default();
+    make_sessions(&desk, 3, &mut exp).await;
+    let summary = syncer
+        .run_until_idle(Duration::from_secs(10))
+        .await
+        .unwrap();
+    assert!(
+        matches!(summary.stopped, Some(Stopped::Paused(_))),
+        "{summary:?}"
+    );
+    let status = sync::status(&desk, syncer.tokens()).await.unwrap();
+    assert_eq!(status.state, "paused");
+    assert!(status.paused.as_deref().unwrap().contains("401"));
+    assert_eq!(status.pending as usize, outbox_ids(&desk).await.len());
+    assert!(status.problems.iter().any(|p| p
+        .last_error
+        .as_deref()
+        .unwrap_or("")
+        .starts_with("paused:")));
+    // Paused: nothing more is sent while the token is the same.
+    let before = portal.lock().requests;
+    for _ in 0..3 {
+        syncer.pass().await.unwrap();
+    }
+    assert_eq!(
+        portal.lock().requests,
+        before,
+        "a paused sync sends nothing"
+    );
+    // New credentials: sync resumes by itself.
+    syncer.tokens().set_fixed(Some("tok-new-abcdefghijkl"));
+    let summary = syncer
+        .run_until_idle(Duration::from_secs(10))
+        .await
+        .unwrap();
+    assert_eq!(summary.stopped, None);
+    let ids = outbox_ids(&desk).await;
+    assert!(ids.iter().all(|(_, s)| s == "done"));
+    check_portal(&portal, &exp, &ids);
+    assert_eq!(
+        sync::status(&desk, syncer.tokens()).await.unwrap().paused,
+        None
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_409_is_a_conflict_with_both_revisions_and_does_not_loop() {
+    let (_dir, desk, portal, syncer) = setup("tok-0123456789ab", "tok-0123456789ab").await;
+    let mut exp = Expected::default();
+    let sessions = make_sessions(&desk, 2, &mut exp).await;
+    let report_id = items::report_id(&sessions[0].id);
+    portal.seed_report(&report_id, 5);
+    syncer
+        .run_until_idle(Duration::from_secs(10))
+        .await
+        .unwrap();
+    let status = sync::status(&desk, syncer.tokens()).await.unwrap();
+    assert_eq!(
+        (status.conflicts, status.failed, status.pending),
+        (2, 0, 0),
+        "{status:?}"
+    );
+    let conflicts: Vec<_> = status
+        .problems
+        .iter()
+        .filter(|p| p.status == "conflict")
+        .collect();
+    for c in &conflicts {
+        let e: Value = serde_json::from_str(c.last_error.as_deref().unwrap()).unwrap();
+        assert_eq!(e["portal"]["stored_revision"], 5);
+        assert!(e["local_revision"] == 1 || e["local_revision"] == 2, "{e}");
+        assert_eq!(portal.lock().requests_per_key[&c.id], 1);
+    }
+    // Runs again: no request for a conflict.
+    syncer.run_until_idle(Duration::from_secs(5)).await.unwrap();
+    for c in &conflicts {
+        assert_eq!(
+            portal.lock().requests_per_key[&c.id],
+            1,
+            "a conflict is not retried blindly"
+        );
+    }
+    // The other session went through; its report is at revision 2.
+    assert_eq!(
+        portal.lock().reports[&items::report_id(&sessions[1].id)].0,
+        2
+    );
+    // Retry re-queues with the same key; the portal says 409 again.
+    let item = sync::retry(&desk, &conflicts[0].id).await.unwrap();
+    assert_eq!(item.status, "pending");
+    syncer.run_until_idle(Duration::from_secs(5)).await.unwrap();
+    {
+        let st = portal.lock();
+        assert_eq!(st.requests_per_key[&conflicts[0].id], 2, "sent once more");
+        assert_eq!(
+            st.effects[&conflicts[0].id], 1,
+            "the key's first answer is replayed"
+        );
+    }
+    let again = sync::status(&desk, syncer.tokens()).await.unwrap();
+    assert_eq!(again.conflicts, 2);
+    let done_id = outbox_ids(&desk)
+        .await
+        .into_iter()
+        .find(|(_, s)| s == "done")
+        .unwrap()
+        .0;
+    let err = sync::retry(&desk, &done_id).await.unwrap_err();
+    assert!(err.to_string().contains("only failed or conflict"), "{err}");
+    // A CLI-style exit status: conflicts remain.
+    let out = api::dispatch(&desk, "sync_status", Value::Null)
+        .await
+        .unwrap();
+    assert_eq!(out["conflicts"], 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn portal_down_loses_nothing_and_delivery_resumes_by_itself() {
+    let (_dir, desk, mut portal, syncer) = setup("tok-0123456789ab", "tok-0123456789ab").await;
+    let mut exp = Expected::default();
+    make_sessions(&desk, 4, &mut exp).await;
+    portal.stop();
+    let summary = syncer.pass().await.unwrap();
+    assert!(
+        matches!(summary.stopped, Some(Stopped::Offline(_))),
+        "{summary:?}"
+    );
+    let status = sync::status(&desk, syncer.tokens()).await.unwrap();
+    assert_eq!(status.state, "offline");
+    // The app keeps working while the portal is away: more work is queued.
+    make_sessions(&desk, 2, &mut exp).await;
+    // The background worker, and the portal back after a while.
+    let worker = sync::spawn_worker_with(syncer.clone());
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert_eq!(portal.lock().effects.len(), 0);
+    portal.restart().await;
+    let ids = outbox_ids(&desk).await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let st = sync::status(&desk, syncer.tokens()).await.unwrap();
+        if st.done as usize == ids.len() {
+            assert_eq!(st.state, "online");
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "not delivered: {st:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    worker.abort();
+    check_portal(&portal, &exp, &ids);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chat_finalize_queues_photos_before_the_report_once_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let desk = Desk::open(dir.path()).await.unwrap();
+    let s = desk
+        .new_session(NewSession {
+            complaint: "maxxair fan stopped working".into(),
+            customer: None,
+            technician: Some("Sam".into()),
+            language: Some("en".into()),
+            unit: Unit::default(),
+        })
+        .await
+        .unwrap();
+    desk.chat_turn(&s.id, "maxxair fan stopped working", vec![])
+        .await
+        .unwrap();
+    let photo = ("fuse.png".to_owned(), common::png(9, 9, [200, 10, 10]));
+    desk.chat_turn(&s.id, "the fan fuse is blown", vec![photo])
+        .await
+        .unwrap();
+    desk.chat_turn(&s.id, "write it up", vec![]).await.unwrap();
+    desk.chat_turn(&s.id, "write it up", vec![]).await.unwrap();
+    let rows: Vec<(String, String, String)> = sqlx::query_as(
+        "SELECT kind, target, payload FROM outbox WHERE session_id = ? ORDER BY seq",
+    )
+    .bind(&s.id)
+    .fetch_all(desk.store().pool())
+    .await
+    .unwrap();
+    let kinds: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
+    assert_eq!(
+        kinds,
+        ["labor_draft", "attachment", "report", "report"],
+        "{rows:?}"
+    );
+    let report: Value = serde_json::from_str(&rows[2].2).unwrap();
+    assert_eq!(report["revision"], 1);
+    assert_eq!(report["labor"]["hours"], "0.50");
+    assert!(!report["cause"].as_str().unwrap().is_empty());
+    let sha = report["attachments"][0]["sha256"].as_str().unwrap();
+    assert_eq!(rows[1].1, format!("/api/v1/attachments/{sha}"));
+    let rev2: Value = serde_json::from_str(&rows[3].2).unwrap();
+    assert_eq!(rev2["revision"], 2);
+    let draft: Value = serde_json::from_str(&rows[0].2).unwrap();
+    assert_eq!(
+        (draft["revision"].as_i64(), draft["mode"].as_str()),
+        (Some(1), Some("draft"))
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_token_never_reaches_the_database_the_outbox_the_logs_or_an_export() {
+    const TOKEN: &str = "tok-SECRET-7f3a9c1e5b2d";
+    let (dir, desk, portal, syncer) = setup(TOKEN, TOKEN).await;
+    let mut exp = Expected::default();
+    let sessions = make_sessions(&desk, 3, &mut exp).await;
+    // Settings through the api: only the last four characters come back.
+    let settings = api::sync::portal_settings_with(
+        &desk,
+        api::sync::PortalSettingsRequest {
+            token: Some(TOKEN.into()),
+            ..Default::default()
+        },
+        syncer.tokens(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(settings.token_last4.as_deref(), Some("5b2d"));
+    assert!(!serde_json::to_string(&settings).unwrap().contains(TOKEN));
+    // A 401 pause stores a fingerprint of the refused token, not the token.
+    syncer.tokens().set_fixed(Some("tok-wrong-000000000000"));
+    syncer.run_until_idle(Duration::from_secs(5)).await.unwrap();
+    assert_eq!(
+        sync::status(&desk, syncer.tokens()).await.unwrap().state,
+        "paused"
+    );
+    // Deliver through the CLI with the token in the environment and every log on.
+    let url = portal.url();
+    let data = dir.path().to_path_buf();
+    let out = tokio::task::spawn_blocking(move || {
+        std::process::Command::new(common::BIN)
+            .arg("--data-dir")
+            .arg(&data)
+            .args(["sync", "run", "--until-idle", "--max-wait", "30", "--json"])
+            .env("SERVICEDESK_PORTAL_TOKEN", TOKEN)
+            .env("SERVICEDESK_PORTAL_URL", &url)
+            .env("SERVICEDESK_LOG", "trace")
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(!stderr.is_empty(), "trace logging was on");
+    assert!(
+        !stdout.contains(TOKEN) && !stderr.contains(TOKEN),
+        "token in the CLI output"
+    );
+    let run: Value = serde_json::from_str(stdout.trim()).unwrap();
+    for key in ["online", "pending", "failed", "conflicts", "done"] {
+        assert!(run["status"].get(key).is_some(), "status has {key}");
+    }
+    assert_eq!(run["status"]["pending"], 0);
+    // The status command too.
+    let status = common::cli_json(dir.path(), &["sync", "status", "--json"]);
+    assert_eq!(status["failed"], 0);
+    // Exports.
+    for s in &sessions {
+        let export = api::dispatch(
+            &desk,
+            "session_export",
+            serde_json::json!({"session_id": s.id}),
+        )
+        .await
+        .map(|v| v.to_string())
+        .unwrap_or_default();
+        assert!(!export.contains(TOKEN));
+    }
+    // The outbox payloads and errors.
+    let rows: Vec<(String, Option<String>)> =
+        sqlx::query_as("SELECT payload, last_error FROM outbox")
+            .fetch_all(desk.store().pool())
+            .await
+            .unwrap();
+    for (p, e) in rows {
+        assert!(!p.contains(TOKEN) && !e.unwrap_or_default().contains(TOKEN));
+    }
+    // The database files, byte for byte.
+    desk.close().await;
+    for name in ["servicedesk.db", "servicedesk.db-wal", "servicedesk.db-shm"] {
+        if let Ok(bytes) = std::fs::read(dir.path().join(name)) {
+            assert!(
+                !bytes.windows(TOKEN.len()).any(|w| w == TOKEN.as_bytes()),
+                "token in {name}"
+            );
+        }
+    }
+    check_portal(&portal, &exp, &{
+        let d = Desk::open(dir.path()).await.unwrap();
+        outbox_ids(&d).await
+    });
+}
+
+#[test]
+fn plain_http_only_on_loopback() {
+    assert!(sync::validate_url("https://portal.example.com").is_ok());
+    assert!(sync::validate_url("http://127.0.0.1:8080").is_ok());
+    assert!(sync::validate_url("http://localhost:1").is_ok());
+    assert!(sync::validate_url("http://[::1]:9").is_ok());
+    for bad in [
+        "http://portal.example.com",
+        "http://10.0.0.5",
+        "ftp://x",
+        "https://u:p@x.com",
+        "nonsense",
+    ] {
+        assert!(sync::validate_url(bad).is_err(), "{bad}");
+    }
+    let cfg = SyncConfig::default();
+    for attempts in 0..40 {
+        assert!(sync::backoff_delay(&cfg, attempts) <= cfg.backoff_cap);
+    }
+    assert_eq!(
+        sync::client::parse_retry_after("7"),
+        Some(Duration::from_secs(7))
+    );
+    let _ = Fault::Reset;
+}
