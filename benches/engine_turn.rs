@@ -47,6 +47,20 @@ fn engine_step(c: &mut Criterion) {
     group.bench_function("locate_subflow", |b| {
         b.iter(|| engine.turn(black_box(&st), &ctx, black_box("where is the lid switch?")))
     });
+    // The same notes through the whole conversation (the billing lane's
+    // routing and the clarification check come before the engine).
+    group.bench_function("conversation_dirty_notes", |b| {
+        b.iter(|| {
+            servicedesk::conversation::turn(
+                &engine,
+                black_box(&st),
+                &ctx,
+                black_box("fan fuse ok, 12.5 V at the switch, 0 V at the motor"),
+                &[],
+            )
+            .unwrap()
+        })
+    });
     group.bench_function("root_entry_spanish", |b| {
         let fresh = SessionState::new("en");
         b.iter(|| {
