@@ -380,6 +380,24 @@ fn latin_cyrillic_and_cjk_text_are_searchable_and_answers_cite_or_decline() {
         .iter()
         .all(|p| (p["citation"].as_u64().unwrap() as usize) < citations.len()));
 
+    // "Where" is answered from the note's "Where" section, not its "How".
+    let where_: Value = serde_json::from_str(&cli_ok(
+        data.path(),
+        &["ask", "where is the water heater ignition board", "--json"],
+    ))
+    .unwrap();
+    assert!(
+        where_["conclusion"]
+            .as_str()
+            .unwrap()
+            .contains("Behind the exterior"),
+        "{where_}"
+    );
+    assert!(where_["citations"][0]["chunk_id"]
+        .as_str()
+        .unwrap()
+        .starts_with("component.water_heater.wh_board@v"));
+
     let none: Value = serde_json::from_str(&cli_ok(
         data.path(),
         &["ask", "best lasagna recipe", "--json"],

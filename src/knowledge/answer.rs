@@ -83,6 +83,8 @@ pub fn questions_in(hit: &SearchHit, lang: &str) -> Vec<String> {
 /// An answer to `terms` from `hits` (best first), worded for `lang`.
 pub fn compose(terms: &[QueryTerm], hits: &[SearchHit], lang: &str) -> Answer {
     let w = words(lang);
+    let ordered = section_first(terms, hits);
+    let hits = ordered.as_slice();
     let Some(best) = hits.first() else {
         return Answer {
             conclusion: w.nothing.to_string(),
@@ -134,6 +136,37 @@ pub fn compose(terms: &[QueryTerm], hits: &[SearchHit], lang: &str) -> Answer {
         clarifying_questions: questions_in(best, lang),
         requires_handoff: best.requires_handoff,
     }
+}
+
+/// "Where is the board?" is answered from the "Where" section of the best
+/// component note, and "how do I check it?" from its "How to check" one,
+/// even when BM25 ranked another section of the same note higher (its body
+/// repeats the component's name more often).
+fn section_first(terms: &[QueryTerm], hits: &[SearchHit]) -> Vec<SearchHit> {
+    let mut out = hits.to_vec();
+    let Some(best) = hits.first().filter(|h| h.doc_type == "component") else {
+        return out;
+    };
+    let asks = |words: &[&str]| {
+        terms
+            .iter()
+            .any(|t| t.variants.iter().any(|v| words.contains(&v.as_str())))
+    };
+    let section = if asks(&["where", "donde", "где"]) {
+        super::derived::WHERE
+    } else if asks(&["check", "test", "comprob", "провер", "проверк"]) {
+        super::derived::HOW
+    } else {
+        return out;
+    };
+    if let Some(i) = out
+        .iter()
+        .position(|h| h.source_id == best.source_id && h.heading.ends_with(section))
+    {
+        let hit = out.remove(i);
+        out.insert(0, hit);
+    }
+    out
 }
 
 /// The answer as chat text: the conclusion, the key points, and the sources
