@@ -116,8 +116,7 @@ impl Desk {
         };
         // First run (or new shipped documents / procedures): ingest the
         // default knowledge set. One SELECT when nothing changed.
-        let shared = catalog.clone();
-        knowledge::ensure_default_set(store.pool(), move || Some(shared))
+        knowledge::ensure_default_set(store.pool(), &catalog)
             .await
             .map_err(StoreError::from)?;
         // First run: the demo billing rules, their explanations and orders (once).
@@ -380,15 +379,40 @@ impl Desk {
             prepared.push(self.prepare_artifact(name, bytes, None).await?);
         }
         let engine = self.engine();
-        // At most one retrieval a turn: the conversation asks, the store is
-        // read outside the write transaction, and the turn runs again on the
-        // state as it is then.
+        // The conversation may ask for retrievals (a knowledge search, a
+        // billing tool, then the evidence it names): each is read outside the
+        // write transaction, and the turn runs again on the state as it is then.
         let mut retrieved: Vec<Retrieved> = Vec::new();
         for _ in 0..5 {
-            let decided =
-                self.store()
-                    .turn_with(session_id, |session, state, stored| {
-                        let portal_photos: Vec<crate::sync::items::PhotoItem> = stored
+            let decided = self
+                .store()
+                .turn_with(session_id, |session, state, stored| {
+                    let photos = stored
+                        .iter()
+                        .map(|a| PhotoRef {
+                            file_name: a.file_name.clone(),
+                            caption: a.caption.clone(),
+                            taken_at: a.taken_at.clone(),
+                        })
+                        .chain(prepared.iter().map(|a| PhotoRef {
+                            file_name: a.file_name.clone(),
+                            caption: a.caption.clone(),
+                            taken_at: a.taken_at.clone(),
+                        }))
+                        .collect();
+                    let ctx = TurnContext {
+                        id_prefix: format!("{session_id}:"),
+                        complaint: Some(session.complaint.clone()),
+                        photos,
+                    };
+                    let outcome = conversation::turn(engine, &state, &ctx, text, &retrieved)?;
+                    let mut record = turn_record(text, &outcome, prepared.clone());
+                    // Only a report revision sends the session's photos.
+                    let portal_photos: Vec<crate::sync::items::PhotoItem> = if outcome
+                        .report
+                        .is_some()
+                    {
+                        stored
                             .iter()
                             .map(|a| (&a.sha256, &a.file_name, &a.mime, &a.caption, a.size_bytes))
                             .chain(prepared.iter().map(|a| {
@@ -403,39 +427,22 @@ impl Desk {
                                     size_bytes: size,
                                 },
                             )
-                            .collect();
-                        let photos = stored
-                            .into_iter()
-                            .map(|a| PhotoRef {
-                                file_name: a.file_name,
-                                caption: a.caption,
-                                taken_at: a.taken_at,
-                            })
-                            .chain(prepared.iter().map(|a| PhotoRef {
-                                file_name: a.file_name.clone(),
-                                caption: a.caption.clone(),
-                                taken_at: a.taken_at.clone(),
-                            }))
-                            .collect();
-                        let ctx = TurnContext {
-                            id_prefix: format!("{session_id}:"),
-                            complaint: Some(session.complaint.clone()),
-                            photos,
-                        };
-                        let outcome = conversation::turn(engine, &state, &ctx, text, &retrieved)?;
-                        let mut record = turn_record(text, &outcome, prepared.clone());
-                        // The portal's items commit with the turn (sync::items).
-                        record.outbox = crate::sync::items::for_turn(
-                            &engine.catalog,
-                            session,
-                            &state,
-                            &outcome.state,
-                            outcome.report.as_ref().map(|(rev, _)| *rev),
-                            &portal_photos,
-                        );
-                        Ok((record, outcome))
-                    })
-                    .await?;
+                            .collect()
+                    } else {
+                        Vec::new()
+                    };
+                    // The portal's items commit with the turn (sync::items).
+                    record.outbox = crate::sync::items::for_turn(
+                        &engine.catalog,
+                        session,
+                        &state,
+                        &outcome.state,
+                        outcome.report.as_ref().map(|(rev, _)| *rev),
+                        &portal_photos,
+                    );
+                    Ok((record, outcome))
+                })
+                .await?;
             match decided {
                 Ok(done) => return Ok(done),
                 Err(need) => {

@@ -1,10 +1,12 @@
-//! One chat turn across lanes: the context engine (diagnosis) and the
-//! knowledge lane (cited answers and the strict clarification loop).
+//! One chat turn across lanes: the context engine (diagnosis), the
+//! knowledge lane (cited answers and the strict clarification loop) and the
+//! billing lane (`billing.rs`).
 //!
 //! Pure like the engine: it never does I/O. When it needs the knowledge
-//! store it returns [`Need`], the caller fetches it outside the write
-//! transaction and calls again with the result ([`Retrieved`]); a turn
-//! needs at most one retrieval. Order of a turn:
+//! store or a billing tool it returns [`Need`]; the caller fetches it
+//! outside the write transaction and calls again with everything fetched so
+//! far ([`Retrieved`]). A billing answer needs two (the tool, then the rule
+//! explanation it names); the Desk allows five. Order of a turn:
 //!
 //! 1. A pending clarification loop (`state.lanes["clarification"]`) takes
 //!    the message first, and no search runs: the reply is the answer to the
@@ -12,7 +14,9 @@
 //!    (T6). After the last answer the lane answers from the document it
 //!    kept, using the collected details, then escalates if the document
 //!    requires a hand-off (T7).
-//! 2. Otherwise the engine runs. A locate / explain / how-to reply is cited
+//! 2. A billing question, the reply to a pending billing slot question, or
+//!    a follow-up right after a billing reply goes to the billing lane.
+//! 3. Otherwise the engine runs. A locate / explain / how-to reply is cited
 //!    to its component note in the store. A message the engine could not
 //!    place (fallback) or a fee question is searched in the knowledge store;
 //!    a hit becomes a cited answer (T1, intent KNOWLEDGE) or, when the best
@@ -243,9 +247,6 @@ pub(crate) fn with_step(
     text: String,
 ) -> (String, Option<String>) {
     match engine.step_prompt(st) {
-        Some((step, prompt)) if st.submode == Submode::Main || st.topic_stack.is_empty() => {
-            (format!("{text}\n\n{prompt}"), Some(step))
-        }
         Some((step, prompt)) => (format!("{text}\n\n{prompt}"), Some(step)),
         None => (text, None),
     }

@@ -68,16 +68,13 @@ fn default_fingerprint() -> String {
 /// changed ones get a new version). Costs one SELECT when nothing changed.
 pub async fn ensure_default_set(
     pool: &SqlitePool,
-    catalog: impl FnOnce() -> Option<std::sync::Arc<Catalog>>,
+    catalog: &Catalog,
 ) -> Result<Option<IngestReport>, sqlx::Error> {
     let fingerprint = default_fingerprint();
     if index::meta_get(pool, DEFAULT_SET_KEY).await?.as_deref() == Some(fingerprint.as_str()) {
         return Ok(None);
     }
-    let Some(catalog) = catalog() else {
-        return Ok(None);
-    };
-    let (docs, errors) = default_documents(&catalog);
+    let (docs, errors) = default_documents(catalog);
     for e in &errors {
         tracing::error!("default knowledge: {e}");
     }

@@ -457,11 +457,7 @@ pub fn match_plan(terms: &[QueryTerm]) -> Option<(String, bool)> {
         return None;
     }
     let group = |t: &QueryTerm| {
-        let parts: Vec<String> = t
-            .variants
-            .iter()
-            .map(|v| format!("\"{}\"", v.replace('"', "\"\"")))
-            .collect();
+        let parts: Vec<String> = t.variants.iter().map(|v| quoted(v)).collect();
         format!("({})", parts.join(" OR "))
     };
     let required = required_matches(terms);
@@ -484,9 +480,14 @@ pub fn match_plan(terms: &[QueryTerm]) -> Option<(String, bool)> {
         .iter()
         .flat_map(|t| t.variants.iter())
         .filter(|v| seen.insert(v.as_str()))
-        .map(|v| format!("\"{}\"", v.replace('"', "\"\"")))
+        .map(|v| quoted(v))
         .collect();
     Some((parts.join(" OR "), required <= 1))
+}
+
+/// A token as an FTS5 string: quoted, so no token can become FTS5 syntax.
+fn quoted(token: &str) -> String {
+    format!("\"{}\"", token.replace('"', "\"\""))
 }
 
 /// Past this many combinations the expression costs more than it saves.
