@@ -15,12 +15,12 @@ pub enum Need {
     /// Building and running the desktop app.
     Build,
     /// Everything the test suite uses: the build set plus a virtual display,
-    /// a browser and the kernel keyring tools.
+    /// a browser, the kernel keyring tools and poppler (PDF to text/PNG for the export tests).
     Test,
 }
 
 const BUILD_PACKAGES: &[&str] = &["build-essential", "pkg-config", "libwebkit2gtk-4.1-dev"];
-const TEST_PACKAGES: &[&str] = &["xvfb", "xauth", "keyutils", "chromium"];
+const TEST_PACKAGES: &[&str] = &["xvfb", "xauth", "keyutils", "chromium", "poppler-utils"];
 
 fn is_debian() -> bool {
     Path::new("/etc/debian_version").exists()
