@@ -6,9 +6,15 @@ import { Header } from './components/Header';
 import { KnowledgeWorkspace } from './components/KnowledgeWorkspace';
 import { SessionDetailView } from './components/SessionDetail';
 import { SessionsPane } from './components/SessionsPane';
-import { urlForWorkspace, workspaceForKey, workspaceFromHash, type Workspace } from './workspace';
+import { SettingsDialog } from './components/Settings';
+import { ExportWorkspace } from './components/ExportWorkspace';
+import { t, useLocale } from './i18n';
+import { isSettingsKey, urlForWorkspace, workspaceForKey, workspaceFromHash, type Workspace } from './workspace';
 
 export function App() {
+  // Re-renders the whole tree when the interface language changes.
+  const locale = useLocale();
+  const [settingsOpen, setSettingsOpen] = useState(false);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [listVersion, setListVersion] = useState(0);
   const [notice, setNotice] = useState<string | null>(null);
@@ -16,11 +22,17 @@ export function App() {
   // The knowledge workspace is mounted on first visit and then kept (hidden), so its search and report survive a switch.
   const [knowledgeOpened, setKnowledgeOpened] = useState(workspace === 'knowledge');
   const [billingOpened, setBillingOpened] = useState(workspace === 'billing');
+  const [exportOpened, setExportOpened] = useState(workspace === 'export');
   const [showSource, setShowSource] = useState<{ sourceId: string; seq: number } | null>(null);
   const [showRule, setShowRule] = useState<(RuleTarget & { seq: number }) | null>(null);
   const sessionsMain = useRef<HTMLElement>(null);
   const knowledgeMain = useRef<HTMLElement>(null);
   const billingMain = useRef<HTMLElement>(null);
+  const exportMain = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    document.documentElement.lang = locale;
+  }, [locale]);
 
   const refreshList = useCallback(() => setListVersion((v) => v + 1), []);
 
@@ -30,6 +42,7 @@ export function App() {
     setWorkspaceState(w);
     if (w === 'knowledge') setKnowledgeOpened(true);
     if (w === 'billing') setBillingOpened(true);
+    if (w === 'export') setExportOpened(true);
     try {
       window.history.replaceState(window.history.state, '', urlForWorkspace(window.location, w));
     } catch {
@@ -37,13 +50,18 @@ export function App() {
     }
     if (focus) {
       // After the switch renders: move focus into the workspace so a screen reader announces it.
-      setTimeout(() => ({ sessions: sessionsMain, knowledge: knowledgeMain, billing: billingMain })[w].current?.focus(), 0);
+      setTimeout(() => ({ sessions: sessionsMain, knowledge: knowledgeMain, billing: billingMain, export: exportMain })[w].current?.focus(), 0);
     }
   }, []);
 
-  // Alt+1 / Alt+2 / Alt+3 switch workspaces from anywhere (also from inside inputs).
+  // Alt+1 … Alt+4 switch workspaces from anywhere (also from inside inputs); Ctrl+, opens Settings.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      if (isSettingsKey(e)) {
+        e.preventDefault();
+        setSettingsOpen(true);
+        return;
+      }
       const w = workspaceForKey(e);
       if (!w) return;
       e.preventDefault();
@@ -115,12 +133,13 @@ export function App() {
 
   return (
     <div className="app">
-      <Header workspace={workspace} onWorkspace={(w) => setWorkspace(w)} />
+      <Header workspace={workspace} onWorkspace={(w) => setWorkspace(w)} onOpenSettings={() => setSettingsOpen(true)} />
+      {settingsOpen && <SettingsDialog onClose={() => setSettingsOpen(false)} />}
       <main
         ref={sessionsMain}
         className="panes"
         id="workspace-sessions"
-        aria-label="Sessions"
+        aria-label={t('workspace.sessions')}
         tabIndex={-1}
         hidden={workspace !== 'sessions'}
         data-testid="sessions-workspace"
@@ -134,7 +153,7 @@ export function App() {
           listVersion={listVersion}
           onCreated={onCreated}
         />
-        <section className="detail-pane" aria-label="Session detail">
+        <section className="detail-pane" aria-label={t('app.sessionDetail')}>
           {notice && (
             <div className="note" role="status" data-testid="notice">
               {notice}
@@ -144,8 +163,8 @@ export function App() {
             <SessionDetailView key={selectedId} sessionId={selectedId} onChanged={refreshList} onDeleted={onDeleted} />
           ) : (
             <div className="placeholder" data-testid="no-selection">
-              <h2>No session selected</h2>
-              <p>Pick a session on the left, or start a new one for the unit that just came in.</p>
+              <h2>{t('app.noSelection')}</h2>
+              <p>{t('app.noSelectionHint')}</p>
             </div>
           )}
         </section>
@@ -155,7 +174,7 @@ export function App() {
           ref={knowledgeMain}
           className="knowledge-pane"
           id="workspace-knowledge"
-          aria-label="Knowledge"
+          aria-label={t('workspace.knowledge')}
           tabIndex={-1}
           hidden={workspace !== 'knowledge'}
         >
@@ -167,11 +186,23 @@ export function App() {
           ref={billingMain}
           className="knowledge-pane billing-pane"
           id="workspace-billing"
-          aria-label="Billing"
+          aria-label={t('workspace.billing')}
           tabIndex={-1}
           hidden={workspace !== 'billing'}
         >
           <BillingWorkspace showRule={showRule} />
+        </main>
+      )}
+      {exportOpened && (
+        <main
+          ref={exportMain}
+          className="knowledge-pane export-pane"
+          id="workspace-export"
+          aria-label={t('workspace.export')}
+          tabIndex={-1}
+          hidden={workspace !== 'export'}
+        >
+          <ExportWorkspace />
         </main>
       )}
     </div>

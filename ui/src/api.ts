@@ -245,7 +245,16 @@ export interface SessionContext {
   escalation_reason?: string | null;
   report_ready: boolean;
   quick_answers: { label: string; text: string }[];
-  reports: { revision: number; created_at: string }[];
+  reports: ContextReport[];
+}
+
+export type ReportSyncState = 'pending' | 'done' | 'failed' | 'conflict' | 'not_queued';
+
+/** A report revision in session_context; `sync` is absent in backends before report finalize. */
+export interface ContextReport {
+  revision: number;
+  created_at: string;
+  sync?: { state: ReportSyncState | string; reason?: string | null };
 }
 
 export interface ReportRevision {
@@ -256,11 +265,96 @@ export interface ReportRevision {
   created_at: string;
 }
 
+export type ReportFormat = 'markdown' | 'pdf' | 'json';
+
 export interface ReportExport {
   revision: number;
   file_name: string;
-  format: 'markdown' | string;
+  format: ReportFormat | string;
   content: string;
+  /** PDF content is base64; absent (utf8) in older backends. */
+  encoding?: 'utf8' | 'base64';
+}
+
+export interface ReportFinalizeInput {
+  session_id: string;
+  complaint?: string;
+  cause?: string;
+  correction?: string;
+}
+
+export interface ReportFinalized {
+  revision: number;
+  file_name: string;
+  created_at: string;
+  queued: boolean;
+}
+
+// ---- portal sync ----
+
+export type SyncState = 'online' | 'offline' | 'paused' | 'not_configured' | 'unknown';
+
+/** An outbox item (ItemInfo). A conflict's `last_error` is JSON with both revisions. */
+export interface OutboxItem {
+  id: string;
+  session_id: string | null;
+  kind: string;
+  target: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_error: string | null;
+  http_status: number | null;
+  created_at: string;
+}
+
+export interface SyncStatus {
+  state: SyncState | string;
+  online: boolean | null;
+  paused: string | null;
+  portal_url: string | null;
+  token_set: boolean;
+  pending: number;
+  syncing: number;
+  waiting: number;
+  failed: number;
+  conflicts: number;
+  done: number;
+  last_success: string | null;
+  problems: OutboxItem[];
+}
+
+export interface PortalSettingsInput {
+  url?: string;
+  token?: string;
+  clear_token?: boolean;
+}
+
+export interface PortalSettings {
+  url: string | null;
+  url_from_env: boolean;
+  token_set: boolean;
+  token_origin: 'env' | 'keyring' | 'memory' | null;
+  token_last4: string | null;
+  keyring_error: string | null;
+}
+
+// ---- manager export ----
+
+export interface ReportsExportInput {
+  from: string;
+  to: string;
+  technician?: string;
+}
+
+export interface ReportsExportStatus {
+  state: 'running' | 'done' | 'failed';
+  done: number;
+  total: number;
+  file_name?: string | null;
+  path?: string | null;
+  download_url?: string | null;
+  error?: string | null;
 }
 
 // ---- the knowledge store ----
@@ -617,9 +711,28 @@ export const api = {
 
   reportList: (sessionId: string) => call<{ reports: ReportRevision[] }>('report_list', { session_id: sessionId }),
 
-  /** The report as a Markdown file; the latest revision unless one is named. */
-  reportExport: (sessionId: string, revision?: number) =>
-    call<ReportExport>('report_export', revision == null ? { session_id: sessionId } : { session_id: sessionId, revision }),
+  /** The report as a file (Markdown unless a format is named); the latest revision unless one is named. */
+  reportExport: (sessionId: string, revision?: number, format?: ReportFormat) =>
+    call<ReportExport>('report_export', {
+      session_id: sessionId,
+      ...(revision == null ? {} : { revision }),
+      ...(format == null ? {} : { format }),
+    }),
+
+  /** A new report revision from the current report with the edits given; queued for the portal. */
+  reportFinalize: (input: ReportFinalizeInput) => call<ReportFinalized>('report_finalize', compact(input)),
+
+  syncStatus: () => call<SyncStatus>('sync_status', {}),
+
+  /** A failed or conflicting outbox item back to pending. */
+  syncRetry: (item: string) => call<OutboxItem>('sync_retry', { item }),
+
+  /** Reads (empty payload) or changes the portal settings; the token is never returned. */
+  portalSettings: (input: PortalSettingsInput = {}) => call<PortalSettings>('portal_settings', input),
+
+  reportsExportStart: (input: ReportsExportInput) => call<{ job_id: string }>('reports_export_start', compact(input)),
+
+  reportsExportStatus: (jobId: string) => call<ReportsExportStatus>('reports_export_status', { job_id: jobId }),
 
   /** Ranked chunks, best first. Pass a payload built by `searchPayload` (knowledge.ts): only the filters given. */
   knowledgeSearch: (input: KnowledgeSearchInput) => call<{ results: KnowledgeHit[] }>('knowledge_search', input),

@@ -169,3 +169,22 @@ describe('labor hours', () => {
     }
   });
 });
+
+describe('report finalize and export helpers', () => {
+  it('reads the 3C paragraphs of the English block, and sends only what changed', async () => {
+    const { reportThreeC, threeCEdits, emptiedThreeC, exportBlob, hasPendingReport } = await import('./chat');
+    const body = 'Complaint:\nFan dead.\n\nCause:\nFuse open.\n\nCorrection:\nReplaced fuse.\n\n--- TRANSLATION ---\nQueja:\nVentilador.\n';
+    const c = reportThreeC(body);
+    expect(c).toEqual({ complaint: 'Fan dead.', cause: 'Fuse open.', correction: 'Replaced fuse.' });
+    expect(reportThreeC('Жалоба:\nНе дует.\n\nПричина:\nПредохранитель.\n')).toEqual({ complaint: 'Не дует.', cause: 'Предохранитель.', correction: '' });
+    expect(threeCEdits(c, { ...c, cause: ' Fuse open at the panel. ' })).toEqual({ cause: 'Fuse open at the panel.' });
+    expect(threeCEdits(c, c)).toEqual({});
+    expect(emptiedThreeC(c, { ...c, correction: '  ' })).toEqual(['correction']);
+    const pdf = exportBlob({ content: btoa('%PDF-1.7'), format: 'pdf', encoding: 'base64' });
+    expect(pdf.type).toBe('application/pdf');
+    expect(pdf.size).toBe(8);
+    expect(exportBlob({ content: '{}', format: 'json', encoding: 'utf8' }).type).toBe('application/json;charset=utf-8');
+    expect(hasPendingReport([{ sync: { state: 'done' } }, { sync: { state: 'pending' } }])).toBe(true);
+    expect(hasPendingReport([{}, { sync: { state: 'failed' } }])).toBe(false);
+  });
+});

@@ -2,6 +2,7 @@
 // no React, no backend calls (unit-tested in chat.test.ts).
 
 import type { Artifact, ChatReply, ChatTranscript, ContextStep, ReplyKind, TopicFrame, Turn } from './api';
+import { t as tr, type MessageKey } from './i18n';
 
 /** One exchange as the chat shows it: the technician's message and the desk's reply. */
 export interface ChatEntry {
@@ -16,19 +17,20 @@ export interface ChatEntry {
   photos: Artifact[];
 }
 
-const KIND_LABEL: Record<ReplyKind, string> = {
-  question: 'Question',
-  answer: 'Answer',
-  clarification: 'Clarification',
-  fallback: 'Not understood',
-  labor_draft: 'Labor draft',
-  report: 'Report',
-  refusal: 'Refused',
+const KIND_LABEL: Record<ReplyKind, MessageKey> = {
+  question: 'kind.question',
+  answer: 'kind.answer',
+  clarification: 'kind.clarification',
+  fallback: 'kind.fallback',
+  labor_draft: 'kind.labor_draft',
+  report: 'kind.report',
+  refusal: 'kind.refusal',
 };
 
 /** The badge text for a reply kind (an unknown kind is shown as sent). */
 export function replyKindLabel(kind: string): string {
-  return KIND_LABEL[kind as ReplyKind] ?? kind.replace(/_/g, ' ');
+  const k = KIND_LABEL[kind as ReplyKind];
+  return k ? tr(k) : kind.replace(/_/g, ' ');
 }
 
 function isReplyShape(v: unknown): v is { kind: string; text: string } {
@@ -167,13 +169,14 @@ export function reportSections(text: string): ReportSection[] {
 }
 
 export const STEP_MARK: Record<string, string> = { completed: '✓', active: '▶', open: '○' };
-const STEP_STATUS_LABEL: Record<string, string> = { completed: 'done', active: 'current step', open: 'not yet' };
+const STEP_STATUS_LABEL: Record<string, MessageKey> = { completed: 'step.done', active: 'step.current', open: 'step.notYet' };
 
 export function stepMark(status: string): string {
   return STEP_MARK[status] ?? '○';
 }
 export function stepStatusLabel(status: string): string {
-  return STEP_STATUS_LABEL[status] ?? status;
+  const k = STEP_STATUS_LABEL[status];
+  return k ? tr(k) : status;
 }
 
 export function stepProgress(steps: ContextStep[]): { done: number; total: number } {
@@ -194,7 +197,7 @@ export function submodeLabel(submode: string): string {
 /** The breadcrumb for a non-empty topic stack: ["Step", "Locate: fan fuse", …]; [] when empty. */
 export function breadcrumb(stack: TopicFrame[]): string[] {
   if (stack.length === 0) return [];
-  return ['Step', ...stack.map((f) => `${submodeLabel(f.submode)}: ${humanizeId(f.topic)}`)];
+  return [tr('chat.step'), ...stack.map((f) => `${submodeLabel(f.submode)}: ${humanizeId(f.topic)}`)];
 }
 
 /** What the chat sends for each button (the engine understands these phrases). */
@@ -211,10 +214,10 @@ export const COMMAND_TEXT = {
  */
 export function parseLaborHours(input: string): { ok: true; hours: string } | { ok: false; error: string } {
   const t = input.trim().replace(',', '.');
-  if (t === '') return { ok: false, error: 'Enter the hours, e.g. 1.5' };
-  if (!/^\d{1,2}(\.\d{1,2})?$|^\.\d{1,2}$/.test(t)) return { ok: false, error: 'Hours must be a number like 1.5' };
+  if (t === '') return { ok: false, error: tr('labor.hoursEmpty') };
+  if (!/^\d{1,2}(\.\d{1,2})?$|^\.\d{1,2}$/.test(t)) return { ok: false, error: tr('labor.hoursNumber') };
   const n = Number(t);
-  if (!(n > 0)) return { ok: false, error: 'Hours must be more than 0' };
+  if (!(n > 0)) return { ok: false, error: tr('labor.hoursPositive') };
   return { ok: true, hours: String(n) };
 }
 
@@ -222,14 +225,88 @@ export function adjustLaborText(hours: string): string {
   return `make it ${hours}`;
 }
 
-export const LABOR_MODE_LABEL: Record<string, string> = {
-  none: 'No labor yet',
-  draft: 'Draft',
-  confirmed: 'Confirmed',
-  skipped: 'Skipped',
+const LABOR_MODE_KEYS: Record<string, MessageKey> = {
+  none: 'labor.mode.none',
+  draft: 'labor.mode.draft',
+  confirmed: 'labor.mode.confirmed',
+  skipped: 'labor.mode.skipped',
 };
+
+export function laborModeLabel(mode: string): string {
+  const k = LABOR_MODE_KEYS[mode];
+  return k ? tr(k) : mode;
+}
 
 /** "1.5" → "1.5 hr"; null → "—". */
 export function formatHours(h: string | null | undefined): string {
-  return h == null || h === '' ? '—' : `${h} hr`;
+  return h == null || h === '' ? '—' : tr('labor.hours', { h });
+}
+
+// ---- the report: 3C edits, finalize, export, sync state ----
+
+const HEADINGS: Record<'complaint' | 'cause' | 'correction', string[]> = {
+  complaint: ['complaint', 'queja', 'reclamo', 'жалоба'],
+  cause: ['cause', 'causa', 'причина'],
+  correction: ['correction', 'corrección', 'correccion', 'исправление'],
+};
+
+export interface ThreeC {
+  complaint: string;
+  cause: string;
+  correction: string;
+}
+
+/** The report's Complaint / Cause / Correction paragraphs (the first block: English), '' where absent. */
+export function reportThreeC(body: string): ThreeC {
+  const out: ThreeC = { complaint: '', cause: '', correction: '' };
+  const seen = new Set<string>();
+  for (const s of reportSections(body)) {
+    if (s.divider) break;
+    const title = (s.title ?? '').trim().toLowerCase();
+    for (const k of Object.keys(HEADINGS) as (keyof ThreeC)[]) {
+      if (!seen.has(k) && HEADINGS[k].includes(title)) {
+        out[k] = s.body.trim();
+        seen.add(k);
+      }
+    }
+  }
+  return out;
+}
+
+/** Only the paragraphs the person changed (trimmed), for report_finalize. */
+export function threeCEdits(original: ThreeC, edited: ThreeC): Partial<ThreeC> {
+  const out: Partial<ThreeC> = {};
+  for (const k of ['complaint', 'cause', 'correction'] as const) {
+    const v = edited[k].trim();
+    if (v !== original[k].trim() && v !== '') out[k] = v;
+  }
+  return out;
+}
+
+/** Which 3C fields were emptied (finalize does not accept an empty paragraph). */
+export function emptiedThreeC(original: ThreeC, edited: ThreeC): (keyof ThreeC)[] {
+  return (['complaint', 'cause', 'correction'] as const).filter((k) => original[k].trim() !== '' && edited[k].trim() === '');
+}
+
+export const EXPORT_MIME: Record<string, string> = {
+  markdown: 'text/markdown;charset=utf-8',
+  pdf: 'application/pdf',
+  json: 'application/json;charset=utf-8',
+};
+
+/** A report_export answer as a Blob (base64 content decoded). */
+export function exportBlob(r: { content: string; format: string; encoding?: string }): Blob {
+  const type = EXPORT_MIME[r.format] ?? 'application/octet-stream';
+  if (r.encoding === 'base64') {
+    const bin = atob(r.content);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return new Blob([bytes], { type });
+  }
+  return new Blob([r.content], { type });
+}
+
+/** True while some report revision is still on its way to the portal (the panel polls then). */
+export function hasPendingReport(reports: { sync?: { state: string } }[]): boolean {
+  return reports.some((r) => r.sync?.state === 'pending');
 }

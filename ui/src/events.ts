@@ -43,3 +43,15 @@ export function onOpenBillingRule(handler: (target: RuleTarget) => void): () => 
   window.addEventListener(OPEN_RULE, listener);
   return () => window.removeEventListener(OPEN_RULE, listener);
 }
+
+const SYNC_CHANGED = 'servicedesk:sync-changed';
+
+/** "Something was queued for the portal": the sync indicator asks again now instead of at its next poll. */
+export function notifySyncChanged(): void {
+  window.dispatchEvent(new Event(SYNC_CHANGED));
+}
+
+export function onSyncChanged(handler: () => void): () => void {
+  window.addEventListener(SYNC_CHANGED, handler);
+  return () => window.removeEventListener(SYNC_CHANGED, handler);
+}

@@ -3,7 +3,13 @@ import { createRoot } from 'react-dom/client';
 import { flushSync } from 'react-dom';
 import { App } from './App';
 import { runSmoke, smokeRequested } from './smoke';
+import { applyTheme } from './theme';
+import { getLocale } from './i18n';
 import './styles.css';
+
+// The theme and language picked in Settings, before the first paint.
+applyTheme();
+document.documentElement.lang = getLocale();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');

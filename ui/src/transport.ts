@@ -179,3 +179,29 @@ function httpStatusCode(status: number): string {
       return `http_${status}`;
   }
 }
+
+/** GET a file the server offers for download (a path like /exports/…), with the bearer token when there is one. */
+export async function fetchDownload(path: string): Promise<Blob> {
+  const headers: Record<string, string> = {};
+  const token = bearerToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response: Response;
+  try {
+    response = await fetch(path, { method: 'GET', headers });
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new ApiError(TRANSPORT_CODES.network, `Cannot reach the Service Desk backend (${path}): ${why}`);
+  }
+  if (!response.ok) {
+    const text = await response.text().catch(() => '');
+    let body: unknown = null;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON
+    }
+    if (isAppErrorShape(body)) throw new ApiError(body.code, body.message);
+    throw new ApiError(httpStatusCode(response.status), `${path} failed with HTTP ${response.status}: ${text.trim().slice(0, 300) || response.statusText}`);
+  }
+  return response.blob();
+}

@@ -1,19 +1,23 @@
 // The app's workspaces and how they are picked: the header's switch,
-// Alt+1 / Alt+2 / Alt+3, and the URL hash (#knowledge, #billing) so a reload stays put.
+// Alt+1 … Alt+4, and the URL hash (#knowledge, #billing, #export) so a reload stays put.
 
-export type Workspace = 'sessions' | 'knowledge' | 'billing';
+import type { MessageKey } from './i18n';
 
-export const WORKSPACES: { id: Workspace; label: string; shortcut: string; digit: string }[] = [
-  { id: 'sessions', label: 'Sessions', shortcut: 'Alt+1', digit: '1' },
-  { id: 'knowledge', label: 'Knowledge', shortcut: 'Alt+2', digit: '2' },
-  { id: 'billing', label: 'Billing', shortcut: 'Alt+3', digit: '3' },
+export type Workspace = 'sessions' | 'knowledge' | 'billing' | 'export';
+
+export const WORKSPACES: { id: Workspace; labelKey: MessageKey; shortcut: string; digit: string }[] = [
+  { id: 'sessions', labelKey: 'workspace.sessions', shortcut: 'Alt+1', digit: '1' },
+  { id: 'knowledge', labelKey: 'workspace.knowledge', shortcut: 'Alt+2', digit: '2' },
+  { id: 'billing', labelKey: 'workspace.billing', shortcut: 'Alt+3', digit: '3' },
+  { id: 'export', labelKey: 'workspace.export', shortcut: 'Alt+4', digit: '4' },
 ];
 
-/** The workspace a URL hash names ("#knowledge", "#billing", "#sessions", none); null for any other hash. */
+/** The workspace a URL hash names ("#knowledge", "#billing", "#export", "#sessions", none); null for any other hash. */
 export function workspaceFromHash(hash: string): Workspace | null {
   const h = hash.replace(/^#/, '');
   if (h === 'knowledge') return 'knowledge';
   if (h === 'billing') return 'billing';
+  if (h === 'export') return 'export';
   if (h === '' || h === 'sessions') return 'sessions';
   return null;
 }
@@ -23,7 +27,7 @@ export function hashForWorkspace(w: Workspace): string {
   return w === 'sessions' ? '' : `#${w}`;
 }
 
-/** The page URL for a workspace: the same path and query (a ?token= stays), the hash for knowledge and billing. */
+/** The page URL for a workspace: the same path and query (a ?token= stays), the hash for the other workspaces. */
 export function urlForWorkspace(loc: { pathname: string; search: string }, w: Workspace): string {
   return `${loc.pathname}${loc.search}${hashForWorkspace(w)}`;
 }
@@ -35,4 +39,9 @@ export function workspaceForKey(e: { altKey: boolean; ctrlKey: boolean; metaKey:
     if (e.key === w.digit || e.code === `Digit${w.digit}` || e.code === `Numpad${w.digit}`) return w.id;
   }
   return null;
+}
+
+/** Ctrl+, (Cmd+, on macOS) opens Settings. */
+export function isSettingsKey(e: { altKey: boolean; ctrlKey: boolean; metaKey: boolean; shiftKey: boolean; key: string; code?: string }): boolean {
+  return (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && (e.key === ',' || e.code === 'Comma');
 }

@@ -2,20 +2,27 @@
 // procedure's steps, the facts, isolation, labor and the report. Its buttons
 // send chat messages through `onSend`; they never block the chat.
 
-import { useState } from 'react';
-import { api, type ReportRevision, type SessionContext } from '../api';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { api, type ContextReport, type ReportFormat, type ReportRevision, type SessionContext } from '../api';
 import {
   adjustLaborText,
   breadcrumb,
   COMMAND_TEXT,
+  emptiedThreeC,
+  exportBlob,
   formatHours,
-  LABOR_MODE_LABEL,
+  laborModeLabel,
   parseLaborHours,
+  reportThreeC,
   stepMark,
   stepProgress,
   stepStatusLabel,
+  threeCEdits,
+  type ThreeC,
 } from '../chat';
+import { notifySyncChanged } from '../events';
 import { downloadBlob, formatTimestamp } from '../files';
+import { t, type MessageKey } from '../i18n';
 import { toApiError, type ApiError } from '../transport';
 import { ErrorMessage } from './common';
 import { ReportText } from './ReportText';
@@ -28,6 +35,7 @@ export function ContextPanel({
   onSend,
   reports,
   reportsError,
+  onReportChanged,
 }: {
   sessionId: string;
   context: SessionContext | null;
@@ -36,11 +44,13 @@ export function ContextPanel({
   onSend: (text: string) => void;
   reports: ReportRevision[] | null;
   reportsError: ApiError | null;
+  /** A revision was finalized: reload the context, the reports and the session. */
+  onReportChanged: () => void;
 }) {
   if (!context) {
     return (
-      <aside className="context-panel" aria-label="Diagnosis context" data-testid="context-panel">
-        {error ? <ErrorMessage error={error} testId="context-error" /> : <p className="muted">Loading context…</p>}
+      <aside className="context-panel" aria-label={t('ctx.label')} data-testid="context-panel">
+        {error ? <ErrorMessage error={error} testId="context-error" /> : <p className="muted">{t('ctx.loading')}</p>}
       </aside>
     );
   }
@@ -53,24 +63,20 @@ export function ContextPanel({
 
   return (
     // Focusable so that keyboard users can scroll it (it scrolls on its own beside the chat).
-    <aside className="context-panel" aria-label="Diagnosis context" data-testid="context-panel" tabIndex={0}>
+    <aside className="context-panel" aria-label={t('ctx.label')} data-testid="context-panel" tabIndex={0}>
       {/* A refresh that failed keeps the last good context on screen, with the error. */}
       <ErrorMessage error={error} testId="context-error" />
 
       {c.escalated && (
         <div className="escalation-banner" role="alert" data-testid="escalation-banner">
-          <strong>Escalated.</strong>{' '}
-          {c.escalation_reason ? (
-            <span data-testid="escalation-reason">{c.escalation_reason}.</span>
-          ) : (
-            'The assistant handed this session on: it needs attention beyond the guided procedure.'
-          )}
+          <strong>{t('ctx.escalated')}</strong>{' '}
+          {c.escalation_reason ? <span data-testid="escalation-reason">{c.escalation_reason}.</span> : t('ctx.escalatedNoReason')}
         </div>
       )}
 
       {crumbs.length > 0 && (
         <div className="topic-bar" data-testid="topic-bar">
-          <nav aria-label="Where you are" className="breadcrumb" data-testid="breadcrumb">
+          <nav aria-label={t('ctx.whereYouAre')} className="breadcrumb" data-testid="breadcrumb">
             <ol>
               {crumbs.map((label, i) => (
                 <li key={i} aria-current={i === crumbs.length - 1 ? 'location' : undefined} title={i === 0 ? returnQuestion : undefined}>
@@ -79,39 +85,33 @@ export function ContextPanel({
               ))}
             </ol>
           </nav>
-          <button
-            type="button"
-            className="btn"
-            data-testid="back-to-step"
-            onClick={() => onSend(COMMAND_TEXT.backToStep)}
-            disabled={sending}
-          >
-            Back to step
+          <button type="button" className="btn" data-testid="back-to-step" onClick={() => onSend(COMMAND_TEXT.backToStep)} disabled={sending}>
+            {t('ctx.backToStep')}
           </button>
         </div>
       )}
 
       <div className="ctx-system">
-        <h4 data-testid="context-system">{c.system ? c.system.title : 'No procedure yet'}</h4>
+        <h4 data-testid="context-system">{c.system ? c.system.title : t('ctx.noProcedure')}</h4>
         {c.system ? (
           <p className="muted small" data-testid="step-progress">
-            {progress.done} of {progress.total} checks done
+            {t('ctx.progress', { done: progress.done, total: progress.total })}
           </p>
         ) : (
-          <p className="muted small">Describe the complaint in the chat; the assistant picks the procedure.</p>
+          <p className="muted small">{t('ctx.noProcedureHint')}</p>
         )}
       </div>
 
-      <section className="ctx-block" aria-label="Isolation" data-testid="isolation" data-complete={c.isolation.complete} data-finding={c.isolation.finding ?? ''}>
-        <h4>Cause</h4>
+      <section className="ctx-block" aria-label={t('ctx.isolation')} data-testid="isolation" data-complete={c.isolation.complete} data-finding={c.isolation.finding ?? ''}>
+        <h4>{t('ctx.cause')}</h4>
         {c.isolation.invalidated && (
           <p className="isolation-note warn" data-testid="isolation-invalidated">
-            New evidence invalidated the earlier finding; the diagnosis was replanned.
+            {t('ctx.invalidated')}
           </p>
         )}
         {c.isolation.complete ? (
           <p className="isolation-found">
-            <span className="badge ok">Isolated</span> {c.isolation.cause ?? c.isolation.finding}
+            <span className="badge ok">{t('ctx.isolated')}</span> {c.isolation.cause ?? c.isolation.finding}
             {c.isolation.finding && (
               <code className="muted small finding-code" data-testid="isolation-finding">
                 {c.isolation.finding}
@@ -119,17 +119,25 @@ export function ContextPanel({
             )}
           </p>
         ) : (
-          <p className="muted small">Not isolated yet.</p>
+          <p className="muted small">{t('ctx.notIsolated')}</p>
         )}
       </section>
 
       {c.labor.mode !== 'none' && <LaborBox labor={c.labor} sending={sending} onSend={onSend} />}
 
-      <ReportBox sessionId={sessionId} context={c} sending={sending} onSend={onSend} reports={reports} reportsError={reportsError} />
+      <ReportBox
+        sessionId={sessionId}
+        context={c}
+        sending={sending}
+        onSend={onSend}
+        reports={reports}
+        reportsError={reportsError}
+        onReportChanged={onReportChanged}
+      />
 
       {c.system && (
         <section className="ctx-block" aria-labelledby={`ctx-steps-${sessionId}`}>
-          <h4 id={`ctx-steps-${sessionId}`}>Checks</h4>
+          <h4 id={`ctx-steps-${sessionId}`}>{t('ctx.checks')}</h4>
           <ol className="step-list" data-testid="step-list">
             {c.steps.map((s) => (
               <li
@@ -153,12 +161,12 @@ export function ContextPanel({
         </section>
       )}
 
-      <section className="ctx-block" aria-label="Facts">
+      <section className="ctx-block" aria-label={t('ctx.facts')}>
         <h4>
-          Facts <span className="muted">({c.facts.filter((f) => !f.superseded_by).length})</span>
+          {t('ctx.facts')} <span className="muted">({c.facts.filter((f) => !f.superseded_by).length})</span>
         </h4>
         {c.facts.length === 0 ? (
-          <p className="muted small">Nothing recorded yet.</p>
+          <p className="muted small">{t('ctx.noFacts')}</p>
         ) : (
           <ul className="fact-list">
             {c.facts.map((f) => {
@@ -186,7 +194,7 @@ export function ContextPanel({
                   {superseded ? (
                     <>
                       <s data-testid="fact-text">{body}</s>
-                      <span className="sr-only"> (superseded)</span>
+                      <span className="sr-only"> ({t('ctx.superseded')})</span>
                     </>
                   ) : (
                     <span data-testid="fact-text">{body}</span>
@@ -201,22 +209,14 @@ export function ContextPanel({
 
       {c.last_transition && (
         <p className="last-transition muted small" data-testid="last-transition">
-          Last transition: <code>{c.last_transition.id}</code> — {c.last_transition.why}
+          {t('ctx.lastTransition')} <code>{c.last_transition.id}</code> — {c.last_transition.why}
         </p>
       )}
     </aside>
   );
 }
 
-function LaborBox({
-  labor,
-  sending,
-  onSend,
-}: {
-  labor: SessionContext['labor'];
-  sending: boolean;
-  onSend: (text: string) => void;
-}) {
+function LaborBox({ labor, sending, onSend }: { labor: SessionContext['labor']; sending: boolean; onSend: (text: string) => void }) {
   const [hours, setHours] = useState('');
   const [hoursError, setHoursError] = useState<string | null>(null);
 
@@ -234,13 +234,13 @@ function LaborBox({
   return (
     <section className="ctx-block labor" aria-labelledby="labor-heading" data-testid="labor-box" data-mode={labor.mode}>
       <h4 id="labor-heading">
-        Labor{' '}
+        {t('labor.title')}{' '}
         <span className={`badge labor-${labor.mode}`} data-testid="labor-mode">
-          {LABOR_MODE_LABEL[labor.mode] ?? labor.mode}
+          {laborModeLabel(labor.mode)}
         </span>
       </h4>
       <p className="labor-total">
-        Total: <strong data-testid="labor-hours">{formatHours(labor.hours)}</strong>
+        {t('labor.total')} <strong data-testid="labor-hours">{formatHours(labor.hours)}</strong>
       </p>
       {labor.lines.length > 0 && (
         <table className="labor-lines" data-testid="labor-lines">
@@ -256,7 +256,7 @@ function LaborBox({
       )}
       <div className="labor-actions">
         <button type="button" className="btn" data-testid="labor-confirm" onClick={() => onSend(COMMAND_TEXT.confirmLabor)} disabled={sending}>
-          Confirm
+          {t('labor.confirm')}
         </button>
         <form
           className="labor-adjust"
@@ -266,14 +266,14 @@ function LaborBox({
           }}
         >
           <label className="sr-only" htmlFor="labor-hours-input">
-            Labor hours
+            {t('labor.hoursLabel')}
           </label>
           <input
             id="labor-hours-input"
             type="text"
             inputMode="decimal"
             className="hours-input"
-            placeholder="hr"
+            placeholder={t('labor.hoursPlaceholder')}
             value={hours}
             onChange={(e) => {
               setHours(e.target.value);
@@ -284,11 +284,11 @@ function LaborBox({
             data-testid="labor-hours-input"
           />
           <button type="submit" className="btn" data-testid="labor-adjust" disabled={sending}>
-            Adjust
+            {t('labor.adjust')}
           </button>
         </form>
         <button type="button" className="btn" data-testid="labor-skip" onClick={() => onSend(COMMAND_TEXT.skipLabor)} disabled={sending}>
-          Skip
+          {t('labor.skip')}
         </button>
       </div>
       {hoursError && (
@@ -300,6 +300,36 @@ function LaborBox({
   );
 }
 
+const SYNC_KEYS: Record<string, MessageKey> = {
+  pending: 'report.sync.pending',
+  done: 'report.sync.done',
+  failed: 'report.sync.failed',
+  conflict: 'report.sync.conflict',
+  not_queued: 'report.sync.not_queued',
+};
+
+export function ReportSyncBadge({ report }: { report: ContextReport }) {
+  const state = report.sync?.state ?? 'unknown';
+  const key = SYNC_KEYS[state];
+  return (
+    <span
+      className={`badge report-sync sync-${state}`}
+      data-testid="report-sync"
+      data-state={state}
+      data-revision={report.revision}
+      title={report.sync?.reason ?? undefined}
+    >
+      {key ? t(key) : t('report.sync.unknown')}
+    </span>
+  );
+}
+
+const FORMATS: { format: ReportFormat; key: MessageKey }[] = [
+  { format: 'pdf', key: 'report.exportPdf' },
+  { format: 'markdown', key: 'report.exportMarkdown' },
+  { format: 'json', key: 'report.exportJson' },
+];
+
 function ReportBox({
   sessionId,
   context,
@@ -307,6 +337,7 @@ function ReportBox({
   onSend,
   reports,
   reportsError,
+  onReportChanged,
 }: {
   sessionId: string;
   context: SessionContext;
@@ -314,37 +345,40 @@ function ReportBox({
   onSend: (text: string) => void;
   reports: ReportRevision[] | null;
   reportsError: ApiError | null;
+  onReportChanged: () => void;
 }) {
   const [exportError, setExportError] = useState<ApiError | null>(null);
   const [exportNote, setExportNote] = useState<string | null>(null);
-  const [exporting, setExporting] = useState(false);
+  const [exporting, setExporting] = useState<ReportFormat | null>(null);
+  const [editing, setEditing] = useState(false);
   const latest = reports && reports.length > 0 ? reports.reduce((a, b) => (b.revision > a.revision ? b : a)) : null;
+  const latestInfo = latest ? context.reports.find((r) => r.revision === latest.revision) : undefined;
 
   if (!context.report_ready && context.reports.length === 0) return null;
 
-  async function exportMarkdown() {
-    setExporting(true);
+  async function exportAs(format: ReportFormat) {
+    setExporting(format);
     setExportError(null);
     setExportNote(null);
     try {
-      const r = await api.reportExport(sessionId, latest?.revision);
+      const r = await api.reportExport(sessionId, latest?.revision, format);
       // The same path in the browser and in the Tauri webview.
-      downloadBlob(new Blob([r.content], { type: 'text/markdown;charset=utf-8' }), r.file_name);
-      setExportNote(`Exported revision ${r.revision} as ${r.file_name}`);
+      downloadBlob(exportBlob({ ...r, format: r.format ?? format }), r.file_name);
+      setExportNote(t('report.exported', { revision: r.revision, file: r.file_name }));
     } catch (e) {
       setExportError(toApiError(e));
     } finally {
-      setExporting(false);
+      setExporting(null);
     }
   }
 
   return (
     <section className="ctx-block report-box" aria-labelledby="report-heading" data-testid="report-box">
       <div className="ctx-head">
-        <h4 id="report-heading">Report</h4>
+        <h4 id="report-heading">{t('report.title')}</h4>
         {context.report_ready && (
           <button type="button" className="btn primary" data-testid="write-report" onClick={() => onSend(COMMAND_TEXT.writeReport)} disabled={sending}>
-            {context.reports.length > 0 ? 'Write new revision' : 'Write report'}
+            {context.reports.length > 0 ? t('report.writeNew') : t('report.write')}
           </button>
         )}
       </div>
@@ -353,25 +387,174 @@ function ReportBox({
         <>
           <div className="report-meta">
             <span className="muted small" data-testid="report-revision" data-revision={latest.revision}>
-              Revision {latest.revision} · {formatTimestamp(latest.created_at)}
+              {t('report.revision', { revision: latest.revision, when: formatTimestamp(latest.created_at) })}
             </span>
-            <button type="button" className="btn" data-testid="export-markdown" onClick={exportMarkdown} disabled={exporting}>
-              {exporting ? 'Exporting…' : 'Export Markdown'}
-            </button>
+            {latestInfo && <ReportSyncBadge report={latestInfo} />}
           </div>
-          <div className="report-preview" data-testid="report-preview" aria-label={`Report revision ${latest.revision}`}>
+          {latestInfo?.sync?.reason && (
+            <p className="small warn-text" data-testid="report-sync-reason">
+              {latestInfo.sync.reason}
+            </p>
+          )}
+          <div className="report-actions" role="group" aria-label={t('report.exportGroup')}>
+            {FORMATS.map((f) => (
+              <button
+                key={f.format}
+                type="button"
+                className="btn"
+                data-testid={`export-${f.format}`}
+                onClick={() => void exportAs(f.format)}
+                disabled={exporting !== null}
+                aria-busy={exporting === f.format}
+              >
+                {exporting === f.format ? t('report.exporting') : t(f.key)}
+              </button>
+            ))}
+            {!editing && (
+              <button type="button" className="btn primary" data-testid="report-edit" onClick={() => setEditing(true)} disabled={sending}>
+                {t('report.editFinalize')}
+              </button>
+            )}
+          </div>
+          <ErrorMessage error={exportError} testId="report-export-error" />
+          {exportNote && (
+            <div className="note small" role="status" data-testid="report-export-note">
+              {exportNote}
+            </div>
+          )}
+          {editing && (
+            <FinalizeForm
+              key={latest.revision}
+              sessionId={sessionId}
+              body={latest.body}
+              onCancel={() => setEditing(false)}
+              onFinalized={(message) => {
+                setEditing(false);
+                setExportNote(message);
+                onReportChanged();
+              }}
+            />
+          )}
+          <div className="report-preview" data-testid="report-preview" aria-label={t('report.previewLabel', { revision: latest.revision })}>
             <ReportText text={latest.body} />
           </div>
+          {context.reports.length > 1 && (
+            <details className="report-revisions" data-testid="report-revisions">
+              <summary>{t('report.revisions', { n: context.reports.length })}</summary>
+              <ul>
+                {[...context.reports]
+                  .sort((a, b) => b.revision - a.revision)
+                  .map((r) => (
+                    <li key={r.revision} data-testid="report-revision-row" data-revision={r.revision}>
+                      {t('report.revisionShort', { revision: r.revision, when: formatTimestamp(r.created_at) })} <ReportSyncBadge report={r} />
+                    </li>
+                  ))}
+              </ul>
+            </details>
+          )}
         </>
       ) : (
-        context.reports.length === 0 && <p className="muted small">The cause is isolated: the report can be written.</p>
-      )}
-      <ErrorMessage error={exportError} testId="report-export-error" />
-      {exportNote && (
-        <div className="note small" role="status" data-testid="report-export-note">
-          {exportNote}
-        </div>
+        context.reports.length === 0 && <p className="muted small">{t('report.canWrite')}</p>
       )}
     </section>
+  );
+}
+
+function FinalizeForm({
+  sessionId,
+  body,
+  onCancel,
+  onFinalized,
+}: {
+  sessionId: string;
+  body: string;
+  onCancel: () => void;
+  onFinalized: (message: string) => void;
+}) {
+  const original = useMemo(() => reportThreeC(body), [body]);
+  const [edited, setEdited] = useState<ThreeC>(original);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [fieldError, setFieldError] = useState<Partial<Record<keyof ThreeC, string>>>({});
+  const [busy, setBusy] = useState(false);
+  const id = useId();
+  const form = useRef<HTMLFormElement>(null);
+
+  useEffect(() => setEdited(original), [original]);
+  useEffect(() => {
+    form.current?.querySelector('textarea')?.focus();
+  }, []);
+
+  async function finalize() {
+    const emptied = emptiedThreeC(original, edited);
+    if (emptied.length > 0) {
+      setFieldError(Object.fromEntries(emptied.map((k) => [k, t('report.fieldEmpty')])));
+      return;
+    }
+    setFieldError({});
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await api.reportFinalize({ session_id: sessionId, ...threeCEdits(original, edited) });
+      notifySyncChanged();
+      onFinalized(r.queued ? t('report.finalizedQueued', { revision: r.revision }) : t('report.finalized', { revision: r.revision }));
+    } catch (e) {
+      setError(toApiError(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const fields: { k: keyof ThreeC; label: MessageKey }[] = [
+    { k: 'complaint', label: 'report.complaint' },
+    { k: 'cause', label: 'report.cause' },
+    { k: 'correction', label: 'report.correction' },
+  ];
+
+  return (
+    <form
+      ref={form}
+      className="finalize-form"
+      data-testid="finalize-form"
+      aria-label={t('report.finalizeForm')}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void finalize();
+      }}
+    >
+      <p className="muted small">{t('report.finalizeHint')}</p>
+      {fields.map(({ k, label }) => (
+        <div className="field" key={k}>
+          <label htmlFor={`${id}-${k}`}>{t(label)}</label>
+          <textarea
+            id={`${id}-${k}`}
+            rows={k === 'complaint' ? 2 : 3}
+            value={edited[k]}
+            onChange={(e) => {
+              const v = e.target.value;
+              setEdited((x) => ({ ...x, [k]: v }));
+              setFieldError((f) => ({ ...f, [k]: undefined }));
+            }}
+            aria-invalid={fieldError[k] ? true : undefined}
+            aria-describedby={fieldError[k] ? `${id}-${k}-err` : undefined}
+            data-testid={`finalize-${k}`}
+            data-autofocus={k === 'complaint' ? true : undefined}
+          />
+          {fieldError[k] && (
+            <div id={`${id}-${k}-err`} className="field-error" role="alert" data-testid={`finalize-${k}-error`}>
+              {fieldError[k]}
+            </div>
+          )}
+        </div>
+      ))}
+      <div className="finalize-actions">
+        <button type="submit" className="btn primary" disabled={busy} aria-busy={busy} data-testid="report-finalize">
+          {busy ? t('report.finalizing') : t('report.finalize')}
+        </button>
+        <button type="button" className="btn" onClick={onCancel} disabled={busy} data-testid="finalize-cancel">
+          {t('common.cancel')}
+        </button>
+      </div>
+      <ErrorMessage error={error} testId="finalize-error" />
+    </form>
   );
 }

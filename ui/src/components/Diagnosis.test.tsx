@@ -411,7 +411,7 @@ describe('report', () => {
 
     click(byTestId(root, 'export-markdown'));
     const note = await waitFor(() => byTestId(root, 'report-export-note'));
-    expect(backend.callsOf('report_export')).toEqual([{ session_id: diag.session.id, revision: 1 }]);
+    expect(backend.callsOf('report_export')).toEqual([{ session_id: diag.session.id, revision: 1, format: 'markdown' }]);
     const name = `report-${diag.session.id.slice(0, 8)}-r1.md`;
     expect(note.textContent).toContain(name);
     expect(clicked).toEqual([{ href: 'blob:report', download: name }]);
@@ -433,5 +433,152 @@ describe('report', () => {
     const err = await waitFor(() => byTestId(root, 'report-export-error'));
     expect(err.textContent).toContain('no final report yet');
     expect(err.getAttribute('data-code')).toBe('not_found');
+  });
+});
+
+describe('report: edit, finalize, export formats, sync state', () => {
+  function lendObjectUrls() {
+    const created: Blob[] = [];
+    const urlStatics = URL as unknown as Record<string, unknown>;
+    urlStatics.createObjectURL = vi.fn((b: Blob) => {
+      created.push(b);
+      return 'blob:report';
+    });
+    urlStatics.revokeObjectURL = vi.fn();
+    const clicked: string[] = [];
+    const spy = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this.download);
+    });
+    onTestFinished(() => {
+      delete urlStatics.createObjectURL;
+      delete urlStatics.revokeObjectURL;
+      spy.mockRestore();
+    });
+    return { created, clicked };
+  }
+
+  it('edits the cause, finalizes a new revision (only the changed paragraph sent), and follows its sync state to Synced', async () => {
+    const diag = fakeDiagnosis();
+    const { root, backend } = await open({}, diag);
+    await say(root, 'roof vent fan');
+    await say(root, 'panel fuse blown');
+    await say(root, 'write the report');
+    await waitFor(() => byTestId(root, 'report-preview'));
+    expect(byTestId(root, 'report-sync')!.dataset.state).toBe('not_queued');
+
+    click(byTestId(root, 'report-edit'));
+    const form = await waitFor(() => byTestId(root, 'finalize-form'));
+    const cause = byTestId(form, 'finalize-cause') as HTMLTextAreaElement;
+    expect(cause.value).toBe('Fan fuse at the 12 V panel open.');
+    expect((byTestId(form, 'finalize-complaint') as HTMLTextAreaElement).value).toBe('Roof vent fan dead');
+    expect(document.activeElement).toBe(byTestId(form, 'finalize-complaint'));
+
+    // Emptying a paragraph is caught next to it.
+    typeInto(cause, '  ');
+    click(byTestId(form, 'report-finalize'));
+    expect(byTestId(form, 'finalize-cause-error')!.textContent).toBe('This paragraph cannot be empty.');
+    expect(backend.callsOf('report_finalize')).toEqual([]);
+
+    typeInto(cause, 'Fan fuse open at the 12 V panel; wiring checked.');
+    click(byTestId(form, 'report-finalize'));
+    await waitFor(() => byTestId(root, 'report-revision')?.dataset.revision === '2');
+    expect(backend.callsOf('report_finalize')).toEqual([{ session_id: diag.session.id, cause: 'Fan fuse open at the 12 V panel; wiring checked.' }]);
+    expect(byTestId(root, 'finalize-form')).toBeNull();
+    expect(byTestId(root, 'report-export-note')!.textContent).toBe('Revision 2 finalized and queued for the portal.');
+    expect(byTestId(root, 'report-preview')!.textContent).toContain('wiring checked');
+    expect(byTestId(root, 'report-sync')!.dataset.state).toBe('pending');
+    expect(byTestId(root, 'report-sync')!.textContent).toBe('Sync pending');
+
+    // The portal worker delivers it: the panel re-reads the context while a revision is pending.
+    diag.setReportSync(2, 'done');
+    await waitFor(() => byTestId(root, 'report-sync')!.dataset.state === 'done', 6000);
+    expect(byTestId(root, 'report-sync')!.textContent).toBe('Synced');
+    expect(byTestId(root, 'report-revisions')!.textContent).toContain('2 revisions');
+  });
+
+  it('exports PDF (base64 decoded) and JSON with the backend file names; a finalize error stays in the form', async () => {
+    const { created, clicked } = lendObjectUrls();
+    const { root, backend, diag } = await open({
+      report_finalize: () => {
+        throw appError('invalid_input', 'cause: too long');
+      },
+    });
+    await say(root, 'roof vent fan');
+    await say(root, 'panel fuse blown');
+    await say(root, 'write the report');
+    click(await waitFor(() => byTestId(root, 'export-pdf')));
+    await waitFor(() => clicked.length === 1);
+    expect(backend.callsOf('report_export')[0]).toEqual({ session_id: diag.session.id, revision: 1, format: 'pdf' });
+    expect(clicked[0]).toBe(`report-${diag.session.id.slice(0, 8)}-r1.pdf`);
+    expect(created[0].type).toBe('application/pdf');
+    expect(new TextDecoder().decode(await readFileBytes(created[0]))).toMatch(/^%PDF-1\.7/);
+
+    click(byTestId(root, 'export-json'));
+    await waitFor(() => clicked.length === 2);
+    expect(clicked[1]).toMatch(/\.json$/);
+    expect(JSON.parse(new TextDecoder().decode(await readFileBytes(created[1]))).revision).toBe(1);
+
+    click(byTestId(root, 'report-edit'));
+    click(byTestId(root, 'report-finalize'));
+    const err = await waitFor(() => byTestId(root, 'finalize-error'));
+    expect(err.textContent).toContain('cause: too long');
+    expect(byTestId(root, 'finalize-form')).not.toBeNull();
+  });
+});
+
+describe('long histories', () => {
+  it('renders only the turns in view of a 500-turn session (with 100 photos), newest at the bottom', async () => {
+    const diag = fakeDiagnosis();
+    const turns = Array.from({ length: 500 }, (_, i) => ({
+      id: `t${i + 1}`,
+      session_id: diag.session.id,
+      seq: i + 1,
+      created_at: '2026-11-23T10:00:00Z',
+      input: `message ${i + 1}`,
+      reply: `reply ${i + 1}`,
+      intent: null,
+      transition: 'D8_fallback',
+      trace: { reply_kind: 'answer' },
+    }));
+    const artifacts = Array.from({ length: 100 }, (_, i) => ({
+      id: `a${i}`,
+      session_id: diag.session.id,
+      turn_id: `t${i * 5 + 1}`,
+      sha256: 'ab'.repeat(32),
+      file_name: `IMG_${i}.jpg`,
+      mime: 'image/jpeg',
+      kind: 'image',
+      size_bytes: 1000,
+      caption: null,
+      taken_at: null,
+      width: 640,
+      height: 480,
+      thumbnail: 'generated',
+      created_at: '2026-11-23T10:00:00Z',
+    }));
+    // jsdom lays nothing out: give every element a size, as a window would.
+    const offsetHeight = vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockReturnValue(120);
+    const clientHeight = vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(480);
+    const clientWidth = vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(600);
+    onTestFinished(() => {
+      offsetHeight.mockRestore();
+      clientHeight.mockRestore();
+      clientWidth.mockRestore();
+    });
+    const { root, backend } = await open(
+      { session_show: () => ({ session: { ...diag.session, turn_count: 500 }, turns, artifacts, state: {} }) },
+      diag,
+    );
+    const history = await waitFor(() => (byTestId(root, 'chat-history')?.dataset.count === '500' ? byTestId(root, 'chat-history') : null));
+    expect(history.dataset.virtual).toBe('true');
+    await waitFor(() => allByTestId(history, 'chat-turn').length > 0);
+    const rendered = allByTestId(history, 'chat-turn');
+    expect(rendered.length).toBeGreaterThan(0);
+    expect(rendered.length).toBeLessThan(40);
+    // Only the rendered turns' photos are in the chat (each loads its thumbnail when it mounts).
+    expect(allByTestId(history, 'turn-photo').length).toBeLessThan(10);
+    expect(backend.callsOf('session_show').length).toBe(1);
+    expect(byTestId(root, 'chat-latest')!.textContent).toBe('reply 500');
+    expect(rendered[0].getAttribute('aria-setsize')).toBe('500');
   });
 });

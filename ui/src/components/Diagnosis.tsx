@@ -4,8 +4,10 @@
 // goes through the same `send` as the input, so the engine sees one stream.
 
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { api, type Artifact, type ReportRevision, type SessionContext, type Turn } from '../api';
-import { entriesFromTurns, entryFromTranscript, mergeEntries, replyKindLabel, type ChatEntry } from '../chat';
+import { entriesFromTurns, entryFromTranscript, hasPendingReport, mergeEntries, replyKindLabel, type ChatEntry } from '../chat';
+import { t } from '../i18n';
 import { formatBytes, formatTimestamp, MAX_FILE_BYTES, readFileBase64 } from '../files';
 import { ApiError, toApiError } from '../transport';
 import { useThumbnail } from '../hooks';
@@ -34,6 +36,11 @@ interface Pending {
 type LocalEntry = ChatEntry & { previews: { name: string; url: string | null }[] };
 
 let pickSeq = 0;
+
+/** From this many turns on, the history renders only the turns in view (and a few around them). */
+export const VIRTUAL_FROM = 60;
+/** While a report revision is on its way to the portal, its sync state is re-read this often. */
+export const REPORT_SYNC_POLL_MS = 3000;
 
 function objectUrl(file: Blob): string | null {
   return typeof URL !== 'undefined' && typeof URL.createObjectURL === 'function' ? URL.createObjectURL(file) : null;
@@ -92,7 +99,16 @@ export function DiagnosisSection({
     };
   }, [sessionId, contextVersion]);
 
+  // A report on its way to the portal: re-read the context until its sync state settles.
+  const reportPending = context ? hasPendingReport(context.reports) : false;
+  useEffect(() => {
+    if (!reportPending) return;
+    const timer = setTimeout(() => setContextVersion((v) => v + 1), REPORT_SYNC_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [reportPending, context]);
+
   const latestRevision = context?.reports.length ? Math.max(...context.reports.map((r) => r.revision)) : null;
+  const [reportsVersion, setReportsVersion] = useState(0);
   useEffect(() => {
     if (latestRevision == null) return;
     let alive = true;
@@ -107,18 +123,39 @@ export function DiagnosisSection({
     return () => {
       alive = false;
     };
-  }, [sessionId, latestRevision]);
+  }, [sessionId, latestRevision, reportsVersion]);
 
   const stored = entriesFromTurns(turns, artifacts);
   const entries = mergeEntries(stored, local) as (ChatEntry & { previews?: LocalEntry['previews'] })[];
 
+  // A long history renders only what is in view; heights are measured as turns render.
+  const virtual = entries.length >= VIRTUAL_FROM;
+  const virtualizer = useVirtualizer<HTMLOListElement, HTMLLIElement>({
+    count: virtual ? entries.length : 0,
+    getScrollElement: () => history.current,
+    estimateSize: () => 150,
+    overscan: 6,
+    paddingStart: 10,
+    // Until the history is measured, assume a typical height so the newest turns render at once.
+    initialRect: { width: 0, height: 560 },
+    getItemKey: (i) => entries[i]?.key ?? i,
+  });
+  const totalSize = virtual ? virtualizer.getTotalSize() : 0;
+
   // New content goes to the bottom of a fixed-height history: keep it in view,
-  // also when the composer below grows (photos picked, an error shown).
+  // also when the composer below grows (photos picked, an error shown) and while
+  // a long history measures the turns it renders (unless the person scrolled up).
   const quickCount = context?.quick_answers.length ?? 0;
+  const stick = useRef(true);
   useLayoutEffect(() => {
     const el = history.current;
     if (el) el.scrollTop = el.scrollHeight;
+    stick.current = true;
   }, [entries.length, pending, sendError, picks.length, quickCount]);
+  useLayoutEffect(() => {
+    const el = history.current;
+    if (el && virtual && stick.current) el.scrollTop = el.scrollHeight;
+  }, [totalSize, virtual]);
 
   const send = useCallback(
     async (text: string, fromComposer: boolean) => {
@@ -134,13 +171,13 @@ export function DiagnosisSection({
           if (p.file.size > MAX_FILE_BYTES) {
             throw new ApiError(
               'too_large',
-              `${p.file.name} is ${formatBytes(p.file.size)}; files can be at most ${formatBytes(MAX_FILE_BYTES)}`,
+              t('chat.fileTooLarge', { name: p.file.name, size: formatBytes(p.file.size), max: formatBytes(MAX_FILE_BYTES) }),
             );
           }
           attachments.push({ file_name: p.file.name, content_base64: await readFileBase64(p.file) });
         }
-        const t = await api.chatTurn({ session_id: sessionId, text, attachments });
-        setLocal((l) => [...l, { ...entryFromTranscript(text, t), previews: photos.map((p) => ({ name: p.file.name, url: p.url })) }]);
+        const turn = await api.chatTurn({ session_id: sessionId, text, attachments });
+        setLocal((l) => [...l, { ...entryFromTranscript(text, turn), previews: photos.map((p) => ({ name: p.file.name, url: p.url })) }]);
         if (fromComposer) {
           setDraft('');
           setPicks([]);
@@ -182,43 +219,56 @@ export function DiagnosisSection({
     <section className="card diagnosis" aria-labelledby="diagnosis-heading" data-testid="diagnosis">
       <div className="card-head">
         <h3 id="diagnosis-heading">
-          Diagnosis <span className="muted">({entries.length} turn{entries.length === 1 ? '' : 's'})</span>
+          {t('chat.title')} <span className="muted">({t('chat.turns', { n: entries.length })})</span>
         </h3>
       </div>
       <div className="diagnosis-grid">
         <div className="chat-panel" data-testid="chat-panel">
           <ol
             ref={history}
-            className="chat-history"
+            className={`chat-history${virtual ? ' is-virtual' : ''}`}
             role="log"
-            aria-live="polite"
-            aria-label="Conversation with the diagnostic assistant"
+            // A virtual list mounts turns while scrolling: those must not be announced; the status below says the news.
+            aria-live={virtual ? 'off' : 'polite'}
+            aria-label={t('chat.historyLabel')}
             aria-busy={sending}
             tabIndex={0}
             data-testid="chat-history"
+            data-virtual={virtual}
+            data-count={entries.length}
+            onScroll={(e) => {
+              const el = e.currentTarget;
+              stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+            }}
           >
             {entries.length === 0 && !pending && (
               <li className="empty chat-empty" data-testid="turns-empty">
-                No conversation yet. Describe the problem (e.g. “roof vent fan doesn’t work”) and the assistant walks you
-                through the checks, one question at a time.
+                {t('chat.empty')}
               </li>
             )}
-            {entries.map((e) => (
-              <ChatTurnView key={e.key} entry={e} />
-            ))}
+            {virtual ? (
+              <VirtualTurns entries={entries} virtualizer={virtualizer} />
+            ) : (
+              entries.map((e) => <ChatTurnView key={e.key} entry={e} />)
+            )}
             {pending && (
               <li className="chat-turn is-pending" data-testid="chat-pending">
                 <div className="bubble tech">
-                  <span className="who">Tech</span>
+                  <span className="who">{t('chat.tech')}</span>
                   <div className="bubble-text">{pending.text}</div>
                   {pending.photos.length > 0 && <PreviewStrip photos={pending.photos} />}
                 </div>
                 <div className="bubble desk pending-reply" role="status">
-                  <span className="who">Desk</span> <span className="muted">sending…</span>
+                  <span className="who">{t('chat.desk')}</span> <span className="muted">{t('chat.sendingReply')}</span>
                 </div>
               </li>
             )}
           </ol>
+          {virtual && (
+            <div className="sr-only" role="status" aria-live="polite" data-testid="chat-latest">
+              {entries.length > 0 ? entries[entries.length - 1].reply.text : ''}
+            </div>
+          )}
 
           <form
             className="composer"
@@ -228,14 +278,14 @@ export function DiagnosisSection({
             }}
           >
             <label htmlFor={`chat-input-${sessionId}`} className="sr-only">
-              Message to the diagnostic assistant
+              {t('chat.inputLabel')}
             </label>
             <textarea
               id={`chat-input-${sessionId}`}
               ref={input}
               className="chat-input"
               rows={2}
-              placeholder="Describe what you see or measured… (Enter sends, Shift+Enter for a new line)"
+              placeholder={t('chat.placeholder')}
               value={draft}
               onChange={(e) => setDraft(e.target.value)}
               onKeyDown={onKeyDown}
@@ -245,7 +295,7 @@ export function DiagnosisSection({
               data-testid="chat-input"
             />
             {picks.length > 0 && (
-              <ul className="chat-picks" aria-label="Photos for the next message" data-testid="chat-picks">
+              <ul className="chat-picks" aria-label={t('chat.picksLabel')} data-testid="chat-picks">
                 {picks.map((p) => (
                   <li key={p.key} className="chat-pick" data-testid="chat-pick" data-name={p.file.name}>
                     {p.url ? <img src={p.url} alt="" /> : <span className="pick-icon" aria-hidden="true">▣</span>}
@@ -253,7 +303,7 @@ export function DiagnosisSection({
                     <button
                       type="button"
                       className="btn link"
-                      aria-label={`Remove ${p.file.name}`}
+                      aria-label={t('chat.removePick', { name: p.file.name })}
                       onClick={() => {
                         if (p.url) {
                           URL.revokeObjectURL(p.url);
@@ -272,7 +322,7 @@ export function DiagnosisSection({
             )}
             <div className="composer-actions">
               <button type="button" className="btn" data-testid="chat-attach" onClick={() => fileInput.current?.click()} disabled={sending}>
-                Attach photo…
+                {t('chat.attach')}
               </button>
               <input
                 ref={fileInput}
@@ -288,10 +338,10 @@ export function DiagnosisSection({
                 }}
               />
               <span className="composer-status muted small" aria-live="polite" data-testid="chat-status">
-                {sending ? 'Sending…' : ''}
+                {sending ? t('chat.sending') : ''}
               </span>
               <button type="submit" className="btn primary" data-testid="chat-send" disabled={!canSend}>
-                {sending ? 'Sending…' : 'Send'}
+                {sending ? t('chat.sending') : t('chat.send')}
               </button>
             </div>
             <div id={`chat-error-${sessionId}`}>
@@ -300,7 +350,7 @@ export function DiagnosisSection({
           </form>
 
           {/* Always there (reserved height), so answers coming and going do not resize the history. */}
-          <div className="quick-answers" role="group" aria-label="Quick answers" data-testid="quick-answers">
+          <div className="quick-answers" role="group" aria-label={t('chat.quickAnswers')} data-testid="quick-answers">
             {(context?.quick_answers ?? []).map((q) => (
               <button
                 key={`${q.label}:${q.text}`}
@@ -309,7 +359,7 @@ export function DiagnosisSection({
                 data-testid="quick-answer"
                 onClick={() => void send(q.text, false)}
                 disabled={sending}
-                title={`Send “${q.text}”`}
+                title={t('chat.sendQuick', { text: q.text })}
               >
                 {q.label}
               </button>
@@ -325,23 +375,72 @@ export function DiagnosisSection({
           onSend={(text) => void send(text, false)}
           reports={reports}
           reportsError={reportsError}
+          onReportChanged={() => {
+            setContextVersion((v) => v + 1);
+            setReportsVersion((v) => v + 1);
+            onTurnRef.current();
+          }}
         />
       </div>
     </section>
   );
 }
 
-function ChatTurnView({ entry }: { entry: ChatEntry & { previews?: { name: string; url: string | null }[] } }) {
+type ViewEntry = ChatEntry & { previews?: { name: string; url: string | null }[] };
+
+/** The turns in view of a long history, between two spacers that stand for the rest. */
+function VirtualTurns({ entries, virtualizer }: { entries: ViewEntry[]; virtualizer: ReturnType<typeof useVirtualizer<HTMLOListElement, HTMLLIElement>> }) {
+  const items = virtualizer.getVirtualItems();
+  if (items.length === 0) return null;
+  const top = Math.max(0, items[0].start - 10);
+  const bottom = Math.max(0, virtualizer.getTotalSize() - items[items.length - 1].end);
+  return (
+    <>
+      <li className="chat-spacer" aria-hidden="true" style={{ height: top }} data-testid="chat-spacer-top" />
+      {items.map((it) => (
+        <ChatTurnView
+          key={it.key}
+          entry={entries[it.index]}
+          index={it.index}
+          setSize={entries.length}
+          measure={virtualizer.measureElement}
+        />
+      ))}
+      <li className="chat-spacer" aria-hidden="true" style={{ height: bottom }} data-testid="chat-spacer-bottom" />
+    </>
+  );
+}
+
+function ChatTurnView({
+  entry,
+  index,
+  setSize,
+  measure,
+}: {
+  entry: ViewEntry;
+  index?: number;
+  setSize?: number;
+  measure?: (el: HTMLLIElement | null) => void;
+}) {
   const r = entry.reply;
   return (
-    <li className="chat-turn" data-testid="chat-turn" data-seq={entry.seq} data-kind={r.kind}>
+    <li
+      ref={measure}
+      className="chat-turn"
+      data-testid="chat-turn"
+      data-seq={entry.seq}
+      data-kind={r.kind}
+      data-index={index}
+      aria-posinset={index != null ? index + 1 : undefined}
+      aria-setsize={setSize}
+    >
       <div className="bubble tech">
-        <span className="who">Tech</span>
+        <span className="who">{t('chat.tech')}</span>
         <div className="bubble-text" data-testid="chat-turn-input">
           {entry.input}
         </div>
         {entry.photos.length > 0 ? (
-          <ul className="turn-photos" aria-label="Photos sent with this message">
+          <ul className="turn-photos" aria-label={t('chat.turnPhotos')}>
             {entry.photos.map((a) => (
               <li key={a.id}>
                 <TurnPhoto artifact={a} />
@@ -354,7 +453,7 @@ function ChatTurnView({ entry }: { entry: ChatEntry & { previews?: { name: strin
       </div>
       <div className={`bubble desk kind-${r.kind}`}>
         <div className="bubble-head">
-          <span className="who">Desk</span>
+          <span className="who">{t('chat.desk')}</span>
           <span className={`badge reply-kind kind-${r.kind}`} data-testid="reply-kind" data-kind={r.kind}>
             {replyKindLabel(r.kind)}
           </span>
@@ -382,7 +481,7 @@ function ReplyCitations({ citations }: { citations: string[] }) {
   return (
     <>
       {knowledge.length > 0 && (
-        <ul className="citation-chips" aria-label="Knowledge sources of this reply" data-testid="citation-chips">
+        <ul className="citation-chips" aria-label={t('chat.citationsLabel')} data-testid="citation-chips">
           {knowledge.map((ref) => {
             // A billing rule's explanation (rule.CODE@vN#c) opens the rule itself in the Billing workspace.
             const rule = parseRuleCitation(ref.raw);
@@ -392,8 +491,8 @@ function ReplyCitations({ citations }: { citations: string[] }) {
                   <button
                     type="button"
                     className="chip citation-chip rule-chip"
-                    title={`${ref.raw}: show rule ${rule.rule_code} version ${rule.version_no} in the Billing workspace`}
-                    aria-label={`Billing rule ${rule.rule_code}, version ${rule.version_no}: show in the Billing workspace`}
+                    title={t('chat.ruleChipTitle', { raw: ref.raw, code: rule.rule_code, version: rule.version_no })}
+                    aria-label={t('chat.ruleChipLabel', { code: rule.rule_code, version: rule.version_no })}
                     data-testid="citation-chip"
                     data-kind="rule"
                     data-citation={ref.raw}
@@ -408,8 +507,8 @@ function ReplyCitations({ citations }: { citations: string[] }) {
                   <button
                     type="button"
                     className="chip citation-chip"
-                    title={`${ref.raw}: show this source in the Knowledge workspace`}
-                    aria-label={`${citationDescription(ref)}: show in the Knowledge workspace`}
+                    title={t('chat.sourceChipTitle', { raw: ref.raw })}
+                    aria-label={t('chat.sourceChipLabel', { source: citationDescription(ref) })}
                     data-testid="citation-chip"
                     data-kind="knowledge"
                     data-citation={ref.raw}
@@ -428,7 +527,7 @@ function ReplyCitations({ citations }: { citations: string[] }) {
       )}
       {other.length > 0 && (
         <div className="citations muted small" data-testid="citations">
-          Sources: {other.join(', ')}
+          {t('chat.sources')} {other.join(', ')}
         </div>
       )}
     </>
@@ -437,7 +536,7 @@ function ReplyCitations({ citations }: { citations: string[] }) {
 
 function PreviewStrip({ photos }: { photos: { name: string; url: string | null }[] }) {
   return (
-    <ul className="turn-photos" aria-label="Photos sent with this message">
+    <ul className="turn-photos" aria-label={t('chat.turnPhotos')}>
       {photos.map((p, i) => (
         <li key={i}>
           <div className="turn-photo" title={p.name} data-testid="turn-photo-preview">
@@ -464,7 +563,7 @@ function TurnPhoto({ artifact }: { artifact: Artifact }) {
           {thumb.error.code}
         </span>
       ) : (
-        <span className="thumb-loading" aria-label="Loading thumbnail" />
+        <span className="thumb-loading" aria-label={t('chat.loadingThumb')} />
       )}
     </div>
   );

@@ -1,12 +1,24 @@
 import { useEffect, useState } from 'react';
 import { api, type AppInfo } from '../api';
+import { t } from '../i18n';
 import { toApiError, transportKind, type ApiError } from '../transport';
 import { hashForWorkspace, WORKSPACES, type Workspace } from '../workspace';
 import { ErrorMessage } from './common';
+import { OutboxDialog, SyncIndicator, useSyncStatus } from './Sync';
 
-export function Header({ workspace, onWorkspace }: { workspace: Workspace; onWorkspace: (w: Workspace) => void }) {
+export function Header({
+  workspace,
+  onWorkspace,
+  onOpenSettings,
+}: {
+  workspace: Workspace;
+  onWorkspace: (w: Workspace) => void;
+  onOpenSettings: () => void;
+}) {
   const [info, setInfo] = useState<AppInfo | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
+  const [outboxOpen, setOutboxOpen] = useState(false);
+  const sync = useSyncStatus();
 
   useEffect(() => {
     let alive = true;
@@ -32,7 +44,7 @@ export function Header({ workspace, onWorkspace }: { workspace: Workspace; onWor
           </span>
         )}
       </div>
-      <nav className="workspace-nav" aria-label="Workspaces" data-testid="workspace-nav">
+      <nav className="workspace-nav" aria-label={t('header.workspaces')} data-testid="workspace-nav">
         <ul>
           {WORKSPACES.map((w) => (
             <li key={w.id}>
@@ -42,30 +54,54 @@ export function Header({ workspace, onWorkspace }: { workspace: Workspace; onWor
                 aria-current={workspace === w.id ? 'page' : undefined}
                 aria-controls={`workspace-${w.id}`}
                 aria-keyshortcuts={w.shortcut}
-                title={`${w.label} (${w.shortcut})`}
+                title={`${t(w.labelKey)} (${w.shortcut})`}
                 data-testid={`nav-${w.id}`}
                 onClick={(e) => {
                   e.preventDefault();
                   onWorkspace(w.id);
                 }}
               >
-                {w.label} <kbd className="shortcut" aria-hidden="true">{w.shortcut}</kbd>
+                {t(w.labelKey)} <kbd className="shortcut" aria-hidden="true">{w.shortcut}</kbd>
               </a>
             </li>
           ))}
         </ul>
       </nav>
       <div className="header-meta">
+        <SyncIndicator status={sync.status} error={sync.error} onOpen={() => setOutboxOpen(true)} />
         {info && (
-          <span className="data-dir" title="Where the database and photos are stored">
-            Data: <code data-testid="app-data-dir">{info.data_dir}</code>
+          <span className="data-dir" title={t('header.dataDirTitle')}>
+            {t('header.data')}: <code data-testid="app-data-dir">{info.data_dir}</code>
           </span>
         )}
-        <span className="transport" title="How this window talks to the backend">
-          {transportKind() === 'tauri-ipc' ? 'Desktop' : 'Browser'}
+        <span className="transport" title={t('header.transportTitle')}>
+          {transportKind() === 'tauri-ipc' ? t('header.desktop') : t('header.browser')}
         </span>
+        <button
+          type="button"
+          className="btn settings-button"
+          onClick={onOpenSettings}
+          aria-haspopup="dialog"
+          aria-keyshortcuts="Control+Comma"
+          title={`${t('settings.title')} (Ctrl+,)`}
+          data-testid="open-settings"
+        >
+          <span aria-hidden="true">⚙</span> {t('settings.title')}
+        </button>
       </div>
       <ErrorMessage error={error} testId="app-info-error" />
+      {outboxOpen && (
+        <OutboxDialog
+          status={sync.status}
+          error={sync.error}
+          onRefresh={sync.refresh}
+          onClose={() => setOutboxOpen(false)}
+          onOpenSettings={() => {
+            setOutboxOpen(false);
+            onOpenSettings();
+          }}
+        />
+      )}
     </header>
   );
 }

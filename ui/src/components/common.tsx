@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import type { SessionStatus } from '../api';
 import type { ApiError } from '../transport';
 
@@ -48,4 +48,90 @@ export function artifactProblemLabel(code: string): string {
     default:
       return 'Unavailable';
   }
+}
+
+/**
+ * A modal dialog: labelled by its title, focus moves in on open (the first
+ * field, or the dialog), Tab stays inside, Escape and the close button close
+ * it, and focus goes back to what opened it.
+ */
+export function Modal({
+  title,
+  onClose,
+  children,
+  testId,
+  closeLabel,
+  wide,
+}: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  testId?: string;
+  closeLabel: string;
+  wide?: boolean;
+}) {
+  const box = useRef<HTMLDivElement>(null);
+  const titleId = useId();
+  const onCloseRef = useRef(onClose);
+  onCloseRef.current = onClose;
+
+  useEffect(() => {
+    const opener = document.activeElement as HTMLElement | null;
+    const el = box.current;
+    const first = el?.querySelector<HTMLElement>('[data-autofocus], input, select, textarea');
+    (first ?? el)?.focus();
+    return () => {
+      if (opener && document.contains(opener)) opener.focus();
+    };
+  }, []);
+
+  function onKeyDown(e: KeyboardEvent<HTMLDivElement>) {
+    if (e.key === 'Escape') {
+      e.stopPropagation();
+      onCloseRef.current();
+      return;
+    }
+    if (e.key !== 'Tab' || !box.current) return;
+    const items = Array.from(
+      box.current.querySelectorAll<HTMLElement>('a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex="0"]'),
+    ).filter((x) => !x.hidden);
+    if (items.length === 0) return;
+    const first = items[0];
+    const last = items[items.length - 1];
+    if (e.shiftKey && document.activeElement === first) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && document.activeElement === last) {
+      e.preventDefault();
+      first.focus();
+    }
+  }
+
+  return (
+    <div
+      className="modal-veil"
+      onMouseDown={(e) => {
+        if (e.target === e.currentTarget) onCloseRef.current();
+      }}
+    >
+      <div
+        ref={box}
+        className={`modal${wide ? ' wide' : ''}`}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        onKeyDown={onKeyDown}
+        data-testid={testId}
+      >
+        <div className="modal-head">
+          <h2 id={titleId}>{title}</h2>
+          <button type="button" className="btn link modal-close" aria-label={closeLabel} title={closeLabel} onClick={onClose} data-testid="modal-close">
+            ×
+          </button>
+        </div>
+        <div className="modal-body">{children}</div>
+      </div>
+    </div>
+  );
 }

@@ -96,6 +96,10 @@ export interface FakeDiagnosis {
   holdNext(): () => void;
   /** Changes the context (e.g. escalated, superseded facts). */
   patchContext(patch: Record<string, unknown>): void;
+  /** Sets a report revision's sync state, as the portal worker would. */
+  setReportSync(revision: number, state: string, reason?: string): void;
+  /** The edits each report_finalize carried. */
+  finalized: Record<string, unknown>[];
 }
 
 const STEPS = [
@@ -119,7 +123,15 @@ export function fakeDiagnosis(over: Record<string, unknown> = {}): FakeDiagnosis
   const session = makeSession({ complaint: 'Roof vent fan dead', ...over });
   const turns: any[] = [];
   const artifacts: any[] = [];
-  const reports: { revision: number; language: string; format: string; body: string; created_at: string }[] = [];
+  const reports: {
+    revision: number;
+    language: string;
+    format: string;
+    body: string;
+    created_at: string;
+    sync: { state: string; reason?: string };
+  }[] = [];
+  const finalized: Record<string, unknown>[] = [];
   let system: { id: string; title: string } | null = null;
   let active: string | null = null;
   const completed: string[] = [];
@@ -157,7 +169,7 @@ export function fakeDiagnosis(over: Record<string, unknown> = {}): FakeDiagnosis
     escalated,
     report_ready: isolation.complete,
     quick_answers: active && stack.length === 0 ? [{ label: 'Yes', text: 'yes' }, { label: 'No', text: 'no' }] : [],
-    reports: reports.map((r) => ({ revision: r.revision, created_at: r.created_at })),
+    reports: reports.map((r) => ({ revision: r.revision, created_at: r.created_at, sync: r.sync })),
     ...extra,
   });
 
@@ -168,7 +180,14 @@ export function fakeDiagnosis(over: Record<string, unknown> = {}): FakeDiagnosis
       const body = `Complaint:\n${session.complaint}\n\nCause:\n${isolation.cause}\n\nEstimated labor:\n${laborLines()
         .map((l) => `- ${l.task}: ${l.hours} hr`)
         .join('\n')}\nTotal labor: ${labor.hours} hr\n`;
-      reports.push({ revision: reports.length + 1, language: 'en', format: 'markdown', body, created_at: '2026-11-23T10:00:00Z' });
+      reports.push({
+        revision: reports.length + 1,
+        language: 'en',
+        format: 'markdown',
+        body,
+        created_at: '2026-11-23T10:00:00Z',
+        sync: { state: 'not_queued' },
+      });
       return { kind: 'report', text: body, step_id: null, transition: 'D7_report' };
     }
     if (/^where is/.test(t) && system) {
@@ -262,11 +281,43 @@ export function fakeDiagnosis(over: Record<string, unknown> = {}): FakeDiagnosis
       if (p.session_id !== session.id) throw appError('not_found', `session ${p.session_id} not found`);
       return context();
     },
-    report_list: () => ({ reports }),
-    report_export: (p: { session_id: string; revision?: number }) => {
+    report_list: () => ({ reports: reports.map(({ sync: _sync, ...r }) => r) }),
+    // The contract of report_export with formats: PDF is base64, the others utf8.
+    report_export: (p: { session_id: string; revision?: number; format?: string }) => {
       const r = p.revision == null ? reports[reports.length - 1] : reports.find((x) => x.revision === p.revision);
       if (!r) throw appError('not_found', `session ${p.session_id} has no final report yet`);
-      return { revision: r.revision, file_name: `report-${session.id.slice(0, 8)}-r${r.revision}.md`, format: 'markdown', content: `# Service report\n\n${r.body}` };
+      const format = p.format ?? 'markdown';
+      const base = `report-${session.id.slice(0, 8)}-r${r.revision}`;
+      if (format === 'pdf') {
+        return { revision: r.revision, file_name: `${base}.pdf`, format, encoding: 'base64', content: btoa('%PDF-1.7\n% fake\n%%EOF\n') };
+      }
+      if (format === 'json') {
+        return { revision: r.revision, file_name: `${base}.json`, format, encoding: 'utf8', content: JSON.stringify({ revision: r.revision, body: r.body }) };
+      }
+      if (format !== 'markdown') throw appError('invalid_input', `format: unknown format "${format}"`);
+      return { revision: r.revision, file_name: `${base}.md`, format: 'markdown', encoding: 'utf8', content: `# Service report\n\n${r.body}` };
+    },
+    // report_finalize: a new revision from the current report with the edits, queued for the portal.
+    report_finalize: (p: { session_id: string; complaint?: string; cause?: string; correction?: string }) => {
+      if (p.session_id !== session.id) throw appError('not_found', `session ${p.session_id} not found`);
+      const cur = reports[reports.length - 1];
+      if (!cur) throw appError('not_found', `session ${p.session_id} has no report to finalize`);
+      const { session_id: _id, ...edits } = p;
+      finalized.push(edits);
+      let body = cur.body;
+      for (const [k, title] of [
+        ['complaint', 'Complaint'],
+        ['cause', 'Cause'],
+        ['correction', 'Correction'],
+      ] as const) {
+        const v = edits[k];
+        if (v == null) continue;
+        const re = new RegExp(`(${title}:\\n)([\\s\\S]*?)(\\n\\n|$)`);
+        body = re.test(body) ? body.replace(re, (_m, h, _b, tail) => `${h}${v}${tail}`) : `${body}\n${title}:\n${v}\n`;
+      }
+      const revision = reports.length + 1;
+      reports.push({ revision, language: 'en', format: 'markdown', body, created_at: '2026-11-23T11:00:00Z', sync: { state: 'pending' } });
+      return { revision, file_name: `report-${session.id.slice(0, 8)}-r${revision}.md`, created_at: '2026-11-23T11:00:00Z', queued: true };
     },
   };
 
@@ -289,6 +340,153 @@ export function fakeDiagnosis(over: Record<string, unknown> = {}): FakeDiagnosis
     patchContext: (patch) => {
       if ('escalated' in patch) escalated = !!patch.escalated;
       extra = { ...extra, ...patch };
+    },
+    setReportSync: (revision, state, reason) => {
+      const r = reports.find((x) => x.revision === revision);
+      if (r) r.sync = reason ? { state, reason } : { state };
+    },
+    finalized,
+  };
+}
+
+// ---- portal sync (sync_status, sync_retry, portal_settings) ----
+
+export function makeOutboxItem(over: Record<string, unknown> = {}) {
+  n++;
+  return {
+    id: `0190a0b0-0000-7000-8000-${String(n).padStart(12, '0')}`,
+    session_id: '00000000-0000-0000-0000-000000000001',
+    kind: 'report',
+    target: 'sessions/00000000/reports/1',
+    status: 'failed',
+    attempts: 3,
+    next_attempt_at: null,
+    last_error: 'portal rejected the report: complaint is empty',
+    http_status: 422,
+    created_at: '2026-11-23T10:00:00Z',
+    ...over,
+  };
+}
+
+export interface FakeSync {
+  handlers: Record<string, Handler>;
+  status: Record<string, any>;
+  /** Stored token (the fake keyring); never returned by portal_settings. */
+  token: () => string | null;
+  set(patch: Record<string, unknown>): void;
+}
+
+/** sync_status / sync_retry / portal_settings like the real core (the token is write-only). */
+export function fakeSync(over: Record<string, unknown> = {}): FakeSync {
+  let url: string | null = null;
+  let token: string | null = null;
+  const status: Record<string, any> = {
+    state: 'not_configured',
+    online: null,
+    paused: null,
+    portal_url: null,
+    token_set: false,
+    pending: 0,
+    syncing: 0,
+    waiting: 0,
+    failed: 0,
+    conflicts: 0,
+    done: 0,
+    last_success: null,
+    problems: [],
+    ...over,
+  };
+  const recount = () => {
+    status.failed = status.problems.filter((p: any) => p.status === 'failed').length;
+    status.conflicts = status.problems.filter((p: any) => p.status === 'conflict').length;
+  };
+  const settings = () => ({
+    url,
+    url_from_env: false,
+    token_set: token != null,
+    token_origin: token != null ? 'keyring' : null,
+    token_last4: token != null && token.length >= 12 ? token.slice(-4) : token != null ? '' : null,
+    keyring_error: null,
+  });
+  const handlers: Record<string, Handler> = {
+    sync_status: () => ({ ...status, problems: status.problems.map((p: any) => ({ ...p })) }),
+    sync_retry: (p: { item: string }) => {
+      const item = status.problems.find((x: any) => x.id === p.item);
+      if (!item) throw appError('not_found', `outbox item ${p.item} not found`);
+      if (item.status !== 'failed' && item.status !== 'conflict') throw appError('invalid_input', `item ${p.item} is ${item.status}`);
+      item.status = 'pending';
+      item.last_error = null;
+      status.pending += 1;
+      recount();
+      return { ...item };
+    },
+    portal_settings: (p: { url?: string; token?: string; clear_token?: boolean }) => {
+      if (p.url != null) {
+        if (!/^https:\/\/|^http:\/\/(127\.0\.0\.1|localhost)/.test(p.url)) {
+          throw appError('invalid_input', `url: must be https (or http on loopback): ${p.url}`);
+        }
+        url = p.url;
+        status.portal_url = url;
+      }
+      if (p.token != null) {
+        if (p.token.trim() === '') throw appError('invalid_input', 'token: must not be empty');
+        token = p.token.trim();
+      }
+      if (p.clear_token) token = null;
+      status.token_set = token != null;
+      status.state = url && token ? 'online' : 'not_configured';
+      return settings();
+    },
+  };
+  return {
+    handlers,
+    status,
+    token: () => token,
+    set: (patch) => {
+      Object.assign(status, patch);
+      if ('problems' in patch) recount();
+    },
+  };
+}
+
+// ---- manager export (reports_export_start / _status) ----
+
+export interface FakeExport {
+  handlers: Record<string, Handler>;
+  /** Moves the running job on by `n` reports (finishing it at the total). */
+  advance(n: number): void;
+  fail(error: string): void;
+}
+
+export function fakeExport(total = 4, over: Record<string, unknown> = {}): FakeExport {
+  let job: { id: string; state: string; done: number; total: number; error?: string } | null = null;
+  let jobs = 0;
+  const handlers: Record<string, Handler> = {
+    reports_export_start: (p: { from: string; to: string; technician?: string }) => {
+      if (p.from > p.to) throw appError('invalid_input', 'to: before from');
+      job = { id: `job-${++jobs}`, state: 'running', done: 0, total };
+      return { job_id: job.id };
+    },
+    reports_export_status: (p: { job_id: string }) => {
+      if (!job || job.id !== p.job_id) throw appError('not_found', `export job ${p.job_id} not found`);
+      if (job.state === 'done') {
+        return { state: 'done', done: job.total, total: job.total, file_name: 'reports-2026-11-01-2026-11-30.zip', download_url: `/exports/${job.id}.zip`, path: null, ...over };
+      }
+      if (job.state === 'failed') return { state: 'failed', done: job.done, total: job.total, error: job.error };
+      return { state: 'running', done: job.done, total: job.total };
+    },
+  };
+  return {
+    handlers,
+    advance: (k) => {
+      if (!job) return;
+      job.done = Math.min(job.total, job.done + k);
+      if (job.done >= job.total) job.state = 'done';
+    },
+    fail: (error) => {
+      if (!job) return;
+      job.state = 'failed';
+      job.error = error;
     },
   };
 }
