@@ -716,7 +716,8 @@ export const api = {
     call<ReportExport>('report_export', {
       session_id: sessionId,
       ...(revision == null ? {} : { revision }),
-      ...(format == null ? {} : { format }),
+      // Markdown is the default: leaving it out keeps older backends (no `format` field) working.
+      ...(format == null || format === 'markdown' ? {} : { format }),
     }),
 
   /** A new report revision from the current report with the edits given; queued for the portal. */

@@ -14,6 +14,7 @@ import type {
   RuleVersion,
   SimulateInput,
 } from './api';
+import { t as tr } from './i18n';
 
 // ---- money (integer cents; never a float on the way) ----
 
@@ -108,11 +109,11 @@ export function formatStay(entry: string, exit: string): string {
   return `${a.date} ${clock(a.minute)} → ${b.date} ${clock(b.minute)}`;
 }
 
-const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const WEEKDAYS = ['wd.sun', 'wd.mon', 'wd.tue', 'wd.wed', 'wd.thu', 'wd.fri', 'wd.sat'] as const;
 
 /** "Tue 2026-02-10". */
 export function dayLabel(date: string): string {
-  const wd = WEEKDAYS[((dayNumber(date) % 7) + 7 + 4) % 7];
+  const wd = tr(WEEKDAYS[((dayNumber(date) % 7) + 7 + 4) % 7]);
   return `${wd} ${date}`;
 }
 
@@ -122,9 +123,9 @@ export function formatMinutes(total: number): string {
   const h = Math.floor((total % 1440) / 60);
   const m = total % 60;
   const parts: string[] = [];
-  if (d) parts.push(`${d} d`);
-  if (h) parts.push(`${h} h`);
-  if (m || parts.length === 0) parts.push(`${m} min`);
+  if (d) parts.push(tr('dur.d', { n: d }));
+  if (h) parts.push(tr('dur.h', { n: h }));
+  if (m || parts.length === 0) parts.push(tr('dur.min', { n: m }));
   return parts.join(' ');
 }
 
@@ -315,7 +316,7 @@ export function pieceTimeline(pieces: Piece[], entry?: string, exit?: string, ma
 
 /** What a piece's pricing lines say: "20 × 2.00 = 40.00" (one per tier used). */
 export function pieceLinesText(p: Piece): string {
-  if (p.lines.length === 0) return p.type === 'free' ? 'free' : '—';
+  if (p.lines.length === 0) return p.type === 'free' ? tr('rules.free') : '—';
   return p.lines.map((l) => `${l.units} × ${formatMoney(l.unit_price)} = ${formatMoney(l.amount)}`).join(' + ');
 }
 
@@ -323,8 +324,11 @@ export function pieceLinesText(p: Piece): string {
 export function pieceDescription(p: Piece): string {
   const s = parseWall(p.start);
   const t = parseWall(p.end);
-  const span = s && t ? `${s.date} ${clock(s.minute)} to ${t.date === s.date ? '' : `${t.date} `}${clock(t.minute)}` : `${p.start} to ${p.end}`;
-  const cap = p.cap_applied ? `, capped at ${formatMoney(p.cap)} (was ${formatMoney(p.uncapped_amount)})` : '';
+  const span =
+    s && t
+      ? tr('piece.span', { from: `${s.date} ${clock(s.minute)}`, to: `${t.date === s.date ? '' : `${t.date} `}${clock(t.minute)}` })
+      : tr('piece.span', { from: p.start, to: p.end });
+  const cap = p.cap_applied ? tr('piece.capped', { cap: formatMoney(p.cap), was: formatMoney(p.uncapped_amount) }) : '';
   return `${p.segment} (${p.type}) ${span}: ${formatMinutes(p.minutes)}, ${formatMoney(p.amount)}${cap}`;
 }
 
@@ -369,7 +373,7 @@ export interface ValidityLayout {
 export function versionSpan(v: Pick<RuleVersion, 'version_no' | 'effective_from' | 'effective_to'>): string {
   return v.effective_to
     ? `v${v.version_no} ${formatWall(v.effective_from)} → ${formatWall(v.effective_to)}`
-    : `v${v.version_no} from ${formatWall(v.effective_from)} (open-ended)`;
+    : tr('rules.openEnded', { v: v.version_no, from: formatWall(v.effective_from) });
 }
 
 /**
@@ -435,18 +439,18 @@ export function validityLayout(versions: Pick<RuleVersion, 'version_no' | 'effec
 /** One line per segment: "day 08:00–20:00 · periodic · 2.00 per 30 min · cap 20.00 per occurrence". */
 export function segmentSummary(s: BillingSegment): string {
   const head = `${s.name} ${String(s.window).replace('-', '–')}`;
-  const cap = s.cap ? `, at most ${formatMoney(s.cap)} per ${crossesMidnight(s.window) ? 'night' : 'day'}` : '';
+  const cap = s.cap ? tr(crossesMidnight(s.window) ? 'pay.capNight' : 'pay.capDay', { cap: formatMoney(s.cap) }) : '';
   switch (s.type) {
     case 'free':
-      return `${head}: free`;
+      return `${head}: ${tr('rules.free')}`;
     case 'periodic':
-      return `${head}: ${formatMoney(s.unit_price)} per ${s.unit_minutes} min${cap}`;
+      return `${head}: ${tr('pay.per', { price: formatMoney(s.unit_price), n: s.unit_minutes })}${cap}`;
     case 'tiered': {
-      const tiers = (s.tiers ?? []).map((t, i, all) => {
+      const tiers = (s.tiers ?? []).map((x, i, all) => {
         const prev = i === 0 ? 0 : all[i - 1].up_to_minutes ?? 0;
-        const price = `${formatMoney(t.unit_price)} per ${s.unit_minutes} min`;
-        if (t.up_to_minutes == null) return i === 0 ? price : `then ${price}`;
-        return i === 0 ? `${price} for the first ${t.up_to_minutes} min` : `then ${price} up to ${t.up_to_minutes} min (from ${prev})`;
+        const price = tr('pay.per', { price: formatMoney(x.unit_price), n: s.unit_minutes });
+        if (x.up_to_minutes == null) return i === 0 ? price : tr('pay.then', { price });
+        return i === 0 ? tr('pay.first', { price, n: x.up_to_minutes }) : tr('pay.thenUpTo', { price, n: x.up_to_minutes, prev });
       });
       return `${head}: ${tiers.join(', ')}${cap}`;
     }
@@ -463,11 +467,11 @@ function crossesMidnight(w: string): boolean {
 /** The whole payload in words: the grace period, then each segment. */
 export function payloadSummary(p: BillingPayload): string[] {
   const lines: string[] = [];
-  if (p.free_minutes > 0) lines.push(`First ${p.free_minutes} min free: a stay of at most ${p.free_minutes} min costs 0.00; a longer one is charged from entry.`);
-  else lines.push('No grace period.');
+  if (p.free_minutes > 0) lines.push(tr('pay.grace', { n: p.free_minutes }));
+  else lines.push(tr('pay.noGrace'));
   for (const s of p.segments) lines.push(segmentSummary(s));
   const covered = p.segments.reduce((acc, s) => acc + windowBands(s.window).reduce((a, [x, y]) => a + (y - x), 0), 0);
-  if (covered < 1440) lines.push(`Time outside these windows (${formatMinutes(1440 - covered)} a day) is not charged.`);
+  if (covered < 1440) lines.push(tr('pay.outside', { time: formatMinutes(1440 - covered) }));
   return lines;
 }
 
@@ -498,24 +502,24 @@ export function simulatePayload(f: SimulatorForm): FormResult<SimulateInput> {
   let base: { rule_code: string } | { city_code: string; lot_code: string };
   if (f.by === 'rule') {
     const code = f.rule_code.trim();
-    if (!code) return { ok: false, field: 'rule_code', message: 'Pick a rule.' };
+    if (!code) return { ok: false, field: 'rule_code', message: tr('sim.pickRuleErr') };
     base = { rule_code: code };
   } else {
     const city = f.city_code.trim().toUpperCase();
     const lot = f.lot_code.trim().toUpperCase();
-    if (!city) return { ok: false, field: 'city_code', message: 'Enter a city code.' };
-    if (!lot) return { ok: false, field: 'lot_code', message: 'Enter a lot code.' };
+    if (!city) return { ok: false, field: 'city_code', message: tr('sim.enterCity') };
+    if (!lot) return { ok: false, field: 'lot_code', message: tr('sim.enterLot') };
     base = { city_code: city, lot_code: lot };
   }
-  if (!entry) return { ok: false, field: 'entry', message: 'Enter the entry time.' };
-  if (!exit) return { ok: false, field: 'exit', message: 'Enter the exit time.' };
+  if (!entry) return { ok: false, field: 'entry', message: tr('sim.enterEntry') };
+  if (!exit) return { ok: false, field: 'exit', message: tr('sim.enterExit') };
   return { ok: true, payload: { ...base, entry, exit } };
 }
 
 /** The arrears form as (plate, city?): trimmed, city upper-cased. */
 export function arrearsPayload(plate: string, city: string): FormResult<{ plate_no: string; city_code?: string }> {
   const p = plate.trim();
-  if (!p) return { ok: false, field: 'plate_no', message: 'Enter a plate number.' };
+  if (!p) return { ok: false, field: 'plate_no', message: tr('orders.enterPlate') };
   const c = city.trim().toUpperCase();
   return { ok: true, payload: c ? { plate_no: p, city_code: c } : { plate_no: p } };
 }
@@ -544,11 +548,15 @@ export const MAX_BILLING_FILE_BYTES = 16 * 1024 * 1024;
 
 /** "line 3 (record 2, SH-X): versions[0].payload: message". */
 export function formatSkipped(s: BillingSkipped): string {
-  return `line ${s.line} (record ${s.record}${s.key ? `, ${s.key}` : ''}): ${s.field ? `${s.field}: ` : ''}${s.message}`;
+  return `${tr('skipped.where', { line: s.line, record: `${s.record}${s.key ? `, ${s.key}` : ''}` })}: ${s.field ? `${s.field}: ` : ''}${s.message}`;
 }
 
 export function importSummary(r: Pick<BillingImportReport, 'imported' | 'unchanged' | 'skipped'>): string {
-  return `${r.imported.length} imported, ${r.unchanged.length} unchanged, ${r.skipped.length} skipped`;
+  return [
+    tr('ingest.summaryImported', { n: r.imported.length }),
+    tr('ingest.summaryUnchanged', { n: r.unchanged.length }),
+    tr('ingest.summarySkipped', { n: r.skipped.length }),
+  ].join(', ');
 }
 
 export function importedLabel(i: { key: string; version_no?: number }): string {
@@ -556,21 +564,21 @@ export function importedLabel(i: { key: string; version_no?: number }): string {
 }
 
 export function demoSummary(r: DemoReport): string {
-  return `Rules: ${importSummary(r.rules)} · Orders: ${importSummary(r.orders)}`;
+  return tr('billing.demoSummary', { rules: importSummary(r.rules), orders: importSummary(r.orders) });
 }
 
 // ---- labels ----
 
 export function resultLabel(r: string): string {
-  return r === 'consistent' ? 'Consistent' : r === 'mismatch' ? 'Mismatch' : r;
+  return r === 'consistent' ? tr('verify.consistent') : r === 'mismatch' ? tr('verify.mismatch') : r;
 }
 
 export function actionLabel(a: string): string {
-  return a === 'auto_approve' ? 'Auto-approve' : a === 'manual_review' ? 'Manual review' : a;
+  return a === 'auto_approve' ? tr('verify.autoApprove') : a === 'manual_review' ? tr('verify.manualReview') : a;
 }
 
 export function arrearsStatusLabel(s: string): string {
-  return s === 'HAS_ARREARS' ? 'Has arrears' : s === 'NONE' ? 'No arrears' : s;
+  return s === 'HAS_ARREARS' ? tr('orders.hasArrears') : s === 'NONE' ? tr('orders.noArrears') : s;
 }
 
 /** "SH · LOT-A, LOT-B". */

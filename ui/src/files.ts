@@ -1,5 +1,7 @@
 // Bytes <-> base64 for uploads and previews, and small formatting helpers.
 
+import { getLocale, t } from './i18n';
+
 /** The backend's per-file limit (README: "up to 32 MiB each"). */
 export const MAX_FILE_BYTES = 32 * 1024 * 1024;
 
@@ -75,11 +77,11 @@ export function formatBytes(n: number): string {
  * computer's zone: the technician wants the time shown on the camera.
  */
 export function formatTakenAt(takenAt: string | null | undefined): string {
-  if (!takenAt) return 'Not recorded';
+  if (!takenAt) return t('files.notRecorded');
   const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d+)?(Z|[+-]\d{2}:\d{2})?$/.exec(takenAt);
   if (!m) return takenAt;
   const [, date, time, zone] = m;
-  if (!zone) return `${date} ${time} (camera time, no zone)`;
+  if (!zone) return `${date} ${time} (${t('files.cameraTime')})`;
   return `${date} ${time} (UTC${zone === 'Z' ? '' : zone.replace('-', '−')})`;
 }
 
@@ -88,7 +90,8 @@ export function formatTimestamp(iso: string | null | undefined): string {
   if (!iso) return '—';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return d.toLocaleString(undefined, {
+  // In the interface language (dates read like the rest of the screen).
+  return d.toLocaleString(getLocale(), {
     year: 'numeric',
     month: 'short',
     day: 'numeric',

@@ -2,6 +2,7 @@
 // pure functions, no React, no backend calls (unit-tested in knowledge.test.ts).
 
 import type { DocError, IngestReport, KnowledgeSearchInput, KnowledgeSource } from './api';
+import { t as tr, type MessageKey } from './i18n';
 
 // ---- highlighting ----
 
@@ -162,7 +163,7 @@ export function citationLabel(ref: KnowledgeRef): string {
 
 /** What a screen reader says for a chip. */
 export function citationDescription(ref: KnowledgeRef): string {
-  return `Source ${ref.source_id}, version ${ref.version}, chunk ${ref.chunk}`;
+  return tr('knowledge.citationDescription', { source: ref.source_id, version: ref.version, chunk: ref.chunk });
 }
 
 // ---- ingest ----
@@ -189,8 +190,8 @@ export function partitionFiles<F extends { name: string; size: number }>(files: 
   const send: F[] = [];
   const refused: Refused[] = [];
   for (const f of files) {
-    if (!isKnowledgeFile(f.name)) refused.push({ file: f.name, reason: 'not a knowledge document: use .md, .markdown or .jsonl' });
-    else if (f.size > MAX_KNOWLEDGE_FILE_BYTES) refused.push({ file: f.name, reason: `larger than ${MAX_KNOWLEDGE_FILE_BYTES / 1024 / 1024} MiB` });
+    if (!isKnowledgeFile(f.name)) refused.push({ file: f.name, reason: tr('knowledge.notDocument') });
+    else if (f.size > MAX_KNOWLEDGE_FILE_BYTES) refused.push({ file: f.name, reason: tr('knowledge.tooLarge', { mib: MAX_KNOWLEDGE_FILE_BYTES / 1024 / 1024 }) });
     else send.push(f);
   }
   return { send, refused };
@@ -201,21 +202,20 @@ export function formatDocError(e: DocError): string {
   return `${e.file}:${e.line}${e.field ? ` ${e.field}` : ''}: ${e.message}`;
 }
 
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
 /** One line for the import report's status: "1 imported (3 chunks), 2 unchanged, 1 skipped". */
 export function ingestSummary(report: IngestReport, refused: Refused[] = []): string {
-  const parts = [`${report.imported.length} imported${report.imported.length > 0 ? ` (${plural(report.chunks, 'chunk')})` : ''}`];
-  parts.push(`${report.unchanged.length} unchanged`);
-  parts.push(`${report.skipped.length + refused.length} skipped`);
+  const parts = [
+    tr('ingest.summaryImported', { n: report.imported.length }) +
+      (report.imported.length > 0 ? ` (${tr('ingest.chunks', { n: report.chunks })})` : ''),
+  ];
+  parts.push(tr('ingest.summaryUnchanged', { n: report.unchanged.length }));
+  parts.push(tr('ingest.summarySkipped', { n: report.skipped.length + refused.length }));
   return parts.join(', ');
 }
 
 /** "policy-storage-fees v2 · 8 chunks". */
 export function formatIngested(s: { source_id: string; version: number; chunks: number }): string {
-  return `${s.source_id} v${s.version} · ${plural(s.chunks, 'chunk')}`;
+  return `${s.source_id} v${s.version} · ${tr('ingest.chunks', { n: s.chunks })}`;
 }
 
 // ---- search filters ----
@@ -276,9 +276,9 @@ export function askFilters(form: SearchForm): Omit<KnowledgeSearchInput, 'query'
 
 /** "SEA · lots A, B", "SEA", "lots C", "all sites". */
 export function formatScope(s: Pick<KnowledgeSource, 'city_code' | 'lot_codes'>): string {
-  const lots = s.lot_codes.length > 0 ? `lot${s.lot_codes.length === 1 ? '' : 's'} ${s.lot_codes.join(', ')}` : '';
+  const lots = s.lot_codes.length > 0 ? tr('scope.lots', { n: s.lot_codes.length, lots: s.lot_codes.join(', ') }) : '';
   if (s.city_code && lots) return `${s.city_code} · ${lots}`;
-  return s.city_code ?? (lots || 'all sites');
+  return s.city_code ?? (lots || tr('scope.allSites'));
 }
 
 /** "2026-01-01 → 2026-06-30", "from 2026-01-01", "until 2026-06-30", "always". */
@@ -287,9 +287,9 @@ export function formatValidity(s: Pick<KnowledgeSource, 'effective_from' | 'effe
   const from = s.effective_from ? day(s.effective_from) : null;
   const to = s.effective_to ? day(s.effective_to) : null;
   if (from && to) return `${from} → ${to}`;
-  if (from) return `from ${from}`;
-  if (to) return `until ${to}`;
-  return 'always';
+  if (from) return tr('validity.from', { from });
+  if (to) return tr('validity.until', { to });
+  return tr('validity.always');
 }
 
 export type SourceState = 'active' | 'superseded' | 'inactive';
@@ -300,17 +300,18 @@ export function sourceState(s: Pick<KnowledgeSource, 'active' | 'superseded_at'>
   return s.superseded_at ? 'superseded' : 'inactive';
 }
 
-export const DOC_TYPE_LABEL: Record<string, string> = {
-  policy_doc: 'Policy',
-  faq: 'FAQ',
-  sop: 'SOP',
-  procedure: 'Procedure',
-  component: 'Component note',
-  rule_explain: 'Rule explanation',
+export const DOC_TYPE_LABEL: Record<string, MessageKey> = {
+  policy_doc: 'docType.policy_doc',
+  faq: 'docType.faq',
+  sop: 'docType.sop',
+  procedure: 'docType.procedure',
+  component: 'docType.component',
+  rule_explain: 'docType.rule_explain',
 };
 
 export function docTypeLabel(t: string): string {
-  return DOC_TYPE_LABEL[t] ?? t.replace(/_/g, ' ');
+  const k = DOC_TYPE_LABEL[t];
+  return k ? tr(k) : t.replace(/_/g, ' ');
 }
 
 /** Sources of one doc_type (all when blank) whose title or id contains the text. */

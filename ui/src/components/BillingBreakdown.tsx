@@ -14,6 +14,7 @@ import {
   sumMoney,
   formatCents,
 } from '../billing';
+import { t as tr } from '../i18n';
 
 const HOURS = [0, 3, 6, 9, 12, 15, 18, 21, 24];
 
@@ -22,10 +23,10 @@ const slot = (segmentIndex: number) => `seg-${segmentIndex % 6}`;
 
 export function PieceTimeline({ pieces, entry, exit, label }: { pieces: Piece[]; entry?: string; exit?: string; label: string }) {
   const t = pieceTimeline(pieces, entry, exit);
-  if (t.rows.length === 0) return <p className="muted small">No time to draw.</p>;
+  if (t.rows.length === 0) return <p className="muted small">{tr('breakdown.noTime')}</p>;
   return (
     <figure className="piece-timeline" aria-label={label} data-testid="piece-timeline">
-      <ul className="timeline-legend" aria-label="Windows">
+      <ul className="timeline-legend" aria-label={tr('breakdown.windows')}>
         {t.legend.map((l) => (
           <li key={l.segmentIndex} data-testid="timeline-legend-item">
             <span className={`legend-swatch ${slot(l.segmentIndex)} type-${l.type}`} aria-hidden="true" />
@@ -85,16 +86,16 @@ export function PieceTimeline({ pieces, entry, exit, label }: { pieces: Piece[];
                       {bar.labelled && (
                         <span className="bar-label">
                           {formatMoney(p.amount)}
-                          {p.cap_applied && <span className="cap-mark"> · cap</span>}
+                          {p.cap_applied && <span className="cap-mark"> · {tr('breakdown.cap').toLowerCase()}</span>}
                         </span>
                       )}
                     </span>
                   );
                 })}
                 {t.entry?.date === row.date && (
-                  <span className="stay-mark entry" style={{ left: `${t.entry.left}%` }} title="Entry" aria-hidden="true" />
+                  <span className="stay-mark entry" style={{ left: `${t.entry.left}%` }} title={tr('breakdown.entry')} aria-hidden="true" />
                 )}
-                {t.exit?.date === row.date && <span className="stay-mark exit" style={{ left: `${t.exit.left}%` }} title="Exit" aria-hidden="true" />}
+                {t.exit?.date === row.date && <span className="stay-mark exit" style={{ left: `${t.exit.left}%` }} title={tr('breakdown.exit')} aria-hidden="true" />}
               </div>
             </li>
           ))}
@@ -102,7 +103,7 @@ export function PieceTimeline({ pieces, entry, exit, label }: { pieces: Piece[];
       </div>
       {t.hiddenDays > 0 && (
         <figcaption className="muted small">
-          {t.hiddenDays} more day{t.hiddenDays === 1 ? '' : 's'} not drawn; every piece is in the table.
+          {tr('breakdown.hiddenDays', { n: t.hiddenDays })}
         </figcaption>
       )}
     </figure>
@@ -117,25 +118,25 @@ export function PieceTable({ pieces, total, caption }: { pieces: Piece[]; total:
         <caption className="sr-only">{caption}</caption>
         <thead>
           <tr>
-            <th scope="col">Day</th>
-            <th scope="col">Segment</th>
-            <th scope="col">From</th>
-            <th scope="col">To</th>
+            <th scope="col">{tr('breakdown.day')}</th>
+            <th scope="col">{tr('breakdown.segment')}</th>
+            <th scope="col">{tr('export.from')}</th>
+            <th scope="col">{tr('export.to')}</th>
             <th scope="col" className="num">
-              Time
+              {tr('breakdown.time')}
             </th>
             <th scope="col" className="num">
-              Units
+              {tr('breakdown.units')}
             </th>
-            <th scope="col">Pricing</th>
+            <th scope="col">{tr('breakdown.pricing')}</th>
             <th scope="col" className="num">
-              Before cap
-            </th>
-            <th scope="col" className="num">
-              Cap
+              {tr('breakdown.beforeCap')}
             </th>
             <th scope="col" className="num">
-              Amount
+              {tr('breakdown.cap')}
+            </th>
+            <th scope="col" className="num">
+              {tr('breakdown.amount')}
             </th>
           </tr>
         </thead>
@@ -163,8 +164,8 @@ export function PieceTable({ pieces, total, caption }: { pieces: Piece[]; total:
               <td className="num amount" data-testid="piece-amount">
                 {formatMoney(p.amount)}
                 {p.cap_applied && (
-                  <span className="badge capped-badge" data-testid="piece-capped" title={`Capped: ${formatMoney(p.uncapped_amount)} → ${formatMoney(p.cap)}`}>
-                    capped
+                  <span className="badge capped-badge" data-testid="piece-capped" title={tr('breakdown.cappedTitle', { from: formatMoney(p.uncapped_amount), to: formatMoney(p.cap) })}>
+                    {tr('breakdown.capped')}
                   </span>
                 )}
               </td>
@@ -174,14 +175,14 @@ export function PieceTable({ pieces, total, caption }: { pieces: Piece[]; total:
         <tfoot>
           <tr>
             <th scope="row" colSpan={9}>
-              Total ({pieces.length} piece{pieces.length === 1 ? '' : 's'})
+              {tr('breakdown.total', { n: pieces.length })}
             </th>
             <td className="num amount" data-testid="piece-total">
               {formatMoney(total)}
               {sum !== null && formatCents(sum) !== formatMoney(total) && (
-                <span className="muted small" title="The sum of the pieces differs from the total (grace period)">
+                <span className="muted small" title={tr('breakdown.sumDiffers')}>
                   {' '}
-                  (pieces {formatCents(sum)})
+                  ({tr('breakdown.pieces', { sum: formatCents(sum) })})
                 </span>
               )}
             </td>

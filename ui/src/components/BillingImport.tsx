@@ -7,6 +7,7 @@ import { api, type BillingImportReport } from '../api';
 import { BILLING_ACCEPT, billingFileKind, formatSkipped, importedLabel, importSummary, MAX_BILLING_FILE_BYTES, type BillingFileKind } from '../billing';
 import { toApiError, type ApiError } from '../transport';
 import { readText } from './KnowledgeIngest';
+import { t } from '../i18n';
 
 interface FileOutcome {
   file: string;
@@ -30,11 +31,11 @@ export function BillingImport({ onImported }: { onImported: (kind: BillingFileKi
     for (const [i, f] of files.entries()) {
       const kind = billingFileKind(f.name);
       if (!kind) {
-        out.push({ file: f.name, kind, refused: 'not a rules (.json) or orders (.jsonl) file' });
+        out.push({ file: f.name, kind, refused: t('billingImport.notFile') });
         continue;
       }
       if (f.size > MAX_BILLING_FILE_BYTES) {
-        out.push({ file: f.name, kind, refused: `larger than ${MAX_BILLING_FILE_BYTES / 1024 / 1024} MB` });
+        out.push({ file: f.name, kind, refused: t('knowledge.tooLarge', { mib: MAX_BILLING_FILE_BYTES / 1024 / 1024 }) });
         continue;
       }
       setBusy(`Importing ${f.name} (${i + 1} of ${files.length})…`);
@@ -56,7 +57,7 @@ export function BillingImport({ onImported }: { onImported: (kind: BillingFileKi
   return (
     <section className="card billing-import" aria-labelledby={`${id}-h`} data-testid="billing-import">
       <div className="card-head">
-        <h3 id={`${id}-h`}>Import rules and orders</h3>
+        <h3 id={`${id}-h`}>{t('billingImport.title')}</h3>
       </div>
       <div className="ingest-grid">
         <div
@@ -88,14 +89,13 @@ export function BillingImport({ onImported }: { onImported: (kind: BillingFileKi
           }}
         >
           <p id={`${id}-hint`} className="drop-hint">
-            Drop a rules file (<code>.json</code>: an array of rules with their versions) or an orders file (<code>.jsonl</code>: one order a
-            line) here.
+            {t('billingImport.dropHint')}
             <br />
-            <span className="muted small">Versions are append-only: the same version again is unchanged; a bad record is skipped with its line and field.</span>
+            <span className="muted small">{t('billingImport.appendOnly')}</span>
           </p>
           <div className="drop-actions">
             <button type="button" className="btn primary" onClick={() => input.current?.click()} disabled={!!busy} aria-busy={!!busy} data-testid="billing-choose">
-              {busy ? 'Importing…' : 'Choose file…'}
+              {busy ? t('ingest.busy') : t('billingImport.choose')}
             </button>
             <span className="muted small" role="status" aria-live="polite" data-testid="billing-import-status">
               {busy ?? ''}
@@ -117,7 +117,7 @@ export function BillingImport({ onImported }: { onImported: (kind: BillingFileKi
           />
           {dragging && (
             <div className="drop-overlay" aria-hidden="true">
-              Drop to import
+              {t('ingest.dropToImport')}
             </div>
           )}
         </div>
@@ -125,7 +125,7 @@ export function BillingImport({ onImported }: { onImported: (kind: BillingFileKi
           {outcomes ? (
             outcomes.map((o, i) => <Outcome key={i} o={o} />)
           ) : (
-            <p className="muted small">The import report appears here: what was imported, what was already there, and what was skipped with its line and field.</p>
+            <p className="muted small">{t('ingest.reportHint')}</p>
           )}
         </div>
       </div>
@@ -139,7 +139,7 @@ function Outcome({ o }: { o: FileOutcome }) {
   return (
     <div className="billing-report" data-testid="billing-import-report" data-file={o.file} data-kind={o.kind ?? ''} data-problems={problems ? 'true' : 'false'}>
       <h4>
-        {o.file} <span className="muted small">({o.kind === 'rules' ? 'rules' : o.kind === 'orders' ? 'orders' : 'not sent'})</span>
+        {o.file} <span className="muted small">({o.kind === 'rules' ? t('billingImport.rules') : o.kind === 'orders' ? t('billingImport.orders') : t('billingImport.notSent')})</span>
       </h4>
       {o.refused && <p className="error-text">Not sent: {o.refused}</p>}
       {o.error && (
@@ -153,14 +153,14 @@ function Outcome({ o }: { o: FileOutcome }) {
             {importSummary(r)}
           </p>
           {r.imported.length > 0 && (
-            <ReportList title="Imported" items={r.imported.map((x) => ({ text: importedLabel(x), line: x.line }))} testId="billing-imported" />
+            <ReportList title={t('ingest.imported')} items={r.imported.map((x) => ({ text: importedLabel(x), line: x.line }))} testId="billing-imported" />
           )}
           {r.unchanged.length > 0 && (
-            <ReportList title="Already there (unchanged)" items={r.unchanged.map((x) => ({ text: importedLabel(x), line: x.line }))} testId="billing-unchanged" />
+            <ReportList title={t('ingest.unchanged')} items={r.unchanged.map((x) => ({ text: importedLabel(x), line: x.line }))} testId="billing-unchanged" />
           )}
           {r.skipped.length > 0 && (
             <>
-              <h5>Skipped</h5>
+              <h5>{t('ingest.skipped')}</h5>
               <ul className="report-list problems">
                 {r.skipped.map((s, i) => (
                   <li key={i} className="error-text" data-testid="billing-skipped" data-line={s.line} data-field={s.field ?? ''}>
@@ -171,7 +171,7 @@ function Outcome({ o }: { o: FileOutcome }) {
             </>
           )}
           {r.explanations && r.explanations.ingested.length > 0 && (
-            <p className="muted small">Rule explanations added to the knowledge store: {r.explanations.ingested.join(', ')}</p>
+            <p className="muted small">{t('billingImport.explanations', { list: r.explanations.ingested.join(', ') })}</p>
           )}
         </>
       )}
@@ -187,10 +187,10 @@ function ReportList({ title, items, testId }: { title: string; items: { text: st
       <ul className="report-list">
         {shown.map((x, i) => (
           <li key={i} data-testid={testId}>
-            <code>{x.text}</code> <span className="muted small">line {x.line}</span>
+            <code>{x.text}</code> <span className="muted small">{t('billingImport.line', { line: x.line })}</span>
           </li>
         ))}
-        {items.length > shown.length && <li className="muted small">…and {items.length - shown.length} more</li>}
+        {items.length > shown.length && <li className="muted small">{t('billingImport.more', { n: items.length - shown.length })}</li>}
       </ul>
     </>
   );

@@ -8,12 +8,13 @@ import { arrearsPayload, arrearsStatusLabel, formatMoney, formatStay, ordersFilt
 import { useDebounced } from '../hooks';
 import { toApiError, type ApiError } from '../transport';
 import { ErrorMessage } from './common';
+import { t, type MessageKey } from '../i18n';
 
-const PAYMENT_LABEL = { paid: 'Paid', partly: 'Partly paid', unpaid: 'Unpaid' } as const;
+const PAYMENT_LABEL: Record<string, MessageKey> = { paid: 'orders.paid', partly: 'orders.partly', unpaid: 'orders.unpaid' };
 
 export function BillingOrders({ version, onVerify }: { version: number; onVerify: (orderNo: string) => void }) {
   return (
-    <section className="card billing-orders" aria-label="Orders and arrears" data-testid="billing-orders">
+    <section className="card billing-orders" aria-label={t('orders.label')} data-testid="billing-orders">
       <ArrearsCheck onVerify={onVerify} />
       <OrdersList version={version} onVerify={onVerify} />
     </section>
@@ -22,8 +23,8 @@ export function BillingOrders({ version, onVerify }: { version: number; onVerify
 
 function VerifyButton({ orderNo, onVerify }: { orderNo: string; onVerify: (o: string) => void }) {
   return (
-    <button type="button" className="btn small-btn" onClick={() => onVerify(orderNo)} aria-label={`Verify the fee of ${orderNo}`} data-testid="order-verify">
-      Verify
+    <button type="button" className="btn small-btn" onClick={() => onVerify(orderNo)} aria-label={t('orders.verifyFee', { order: orderNo })} data-testid="order-verify">
+      {t('orders.verify')}
     </button>
   );
 }
@@ -60,10 +61,10 @@ function ArrearsCheck({ onVerify }: { onVerify: (o: string) => void }) {
 
   return (
     <div className="arrears" data-testid="arrears">
-      <h3 id={`${id}-h`}>Arrears by plate</h3>
+      <h3 id={`${id}-h`}>{t('orders.arrears')}</h3>
       <form className="inline-form" onSubmit={check} aria-labelledby={`${id}-h`} noValidate>
         <label className="field">
-          <span>Plate</span>
+          <span>{t('unit.plate')}</span>
           <input
             value={plate}
             onChange={(e) => {
@@ -82,11 +83,11 @@ function ArrearsCheck({ onVerify }: { onVerify: (o: string) => void }) {
           )}
         </label>
         <label className="field code-field">
-          <span>City (optional)</span>
+          <span>{t('orders.cityOptional')}</span>
           <input value={city} onChange={(e) => setCity(e.target.value)} placeholder="SH" data-testid="arrears-city" />
         </label>
         <button type="submit" className="btn primary" disabled={busy} aria-busy={busy} data-testid="arrears-check">
-          {busy ? 'Checking…' : 'Check arrears'}
+          {busy ? t('orders.checking') : t('orders.check')}
         </button>
       </form>
       <ErrorMessage error={error} testId="arrears-error" />
@@ -98,36 +99,36 @@ function ArrearsCheck({ onVerify }: { onVerify: (o: string) => void }) {
                 {report.status}
               </span>
               <span>
-                Owes{' '}
+                {t('orders.owes')}{' '}
                 <strong className="total-amount small-total" data-testid="arrears-total">
                   {formatMoney(report.total_arrears)}
                 </strong>
               </span>
               <span className="muted small">
                 {report.plate_no}
-                {report.city_code ? ` in ${report.city_code}` : ' in every city'} · {report.orders_checked} order{report.orders_checked === 1 ? '' : 's'} checked
+                {report.city_code ? ` ${t('orders.inCity', { city: report.city_code })}` : ` ${t('orders.everyCity')}`} · {t('orders.checked', { n: report.orders_checked })}
               </span>
             </div>
             {report.orders.length > 0 ? (
               <div className="table-scroll">
                 <table className="sources-table" data-testid="arrears-orders">
-                  <caption className="sr-only">Unpaid and partly paid orders of {report.plate_no}</caption>
+                  <caption className="sr-only">{t('orders.unpaidOf', { plate: report.plate_no })}</caption>
                   <thead>
                     <tr>
-                      <th scope="col">Order</th>
-                      <th scope="col">Where</th>
-                      <th scope="col">Stay</th>
+                      <th scope="col">{t('orders.order')}</th>
+                      <th scope="col">{t('orders.where')}</th>
+                      <th scope="col">{t('orders.stay')}</th>
                       <th scope="col" className="num">
-                        Total
+                        {t('orders.total')}
                       </th>
                       <th scope="col" className="num">
-                        Paid
+                        {t('orders.paidCol')}
                       </th>
                       <th scope="col" className="num">
-                        Owed
+                        {t('orders.owed')}
                       </th>
                       <th scope="col">
-                        <span className="sr-only">Actions</span>
+                        <span className="sr-only">{t('orders.actions')}</span>
                       </th>
                     </tr>
                   </thead>
@@ -136,7 +137,7 @@ function ArrearsCheck({ onVerify }: { onVerify: (o: string) => void }) {
                       <tr key={o.order_no} data-testid="arrears-order" data-order-no={o.order_no}>
                         <th scope="row">
                           <code>{o.order_no}</code>
-                          <div className="muted small">{PAYMENT_LABEL[paymentState(o)]}</div>
+                          <div className="muted small">{t(PAYMENT_LABEL[paymentState(o)])}</div>
                         </th>
                         <td className="nowrap">
                           {o.city_code} · {o.lot_code}
@@ -156,11 +157,11 @@ function ArrearsCheck({ onVerify }: { onVerify: (o: string) => void }) {
                 </table>
               </div>
             ) : (
-              <p className="ok-text">Nothing owed.</p>
+              <p className="ok-text">{t('orders.nothingOwed')}</p>
             )}
           </div>
         ) : (
-          <p className="muted small">Enter a plate to see what it still owes (all cities, or one).</p>
+          <p className="muted small">{t('orders.hint')}</p>
         )}
       </div>
     </div>
@@ -200,47 +201,47 @@ function OrdersList({ version, onVerify }: { version: number; onVerify: (o: stri
     <div className="orders-list" data-testid="orders-list">
       <div className="card-head">
         <h3 id={`${id}-h`}>
-          Orders {orders && <span className="muted">({orders.length})</span>}
+          {t('orders.title')} {orders && <span className="muted">({orders.length})</span>}
         </h3>
         <span className="muted small" role="status" aria-live="polite">
-          {loading ? 'Loading…' : ''}
+          {loading ? t('common.loadingCap') : ''}
         </span>
       </div>
       <div className="sources-filters">
         <label className="field inline grow">
-          <span>Plate</span>
-          <input type="search" value={plate} onChange={(e) => setPlate(e.target.value)} placeholder="Any plate" data-testid="orders-plate" />
+          <span>{t('unit.plate')}</span>
+          <input type="search" value={plate} onChange={(e) => setPlate(e.target.value)} placeholder={t('orders.anyPlate')} data-testid="orders-plate" />
         </label>
         <label className="field inline">
-          <span>City</span>
-          <input type="search" value={city} onChange={(e) => setCity(e.target.value)} placeholder="Any" className="code-input" data-testid="orders-city" />
+          <span>{t('knowledge.city')}</span>
+          <input type="search" value={city} onChange={(e) => setCity(e.target.value)} placeholder={t('common.any')} className="code-input" data-testid="orders-city" />
         </label>
       </div>
       <ErrorMessage error={error} testId="orders-error" />
       {orders && orders.length === 0 ? (
         <p className="empty" data-testid="orders-empty">
-          No orders{plate.trim() || city.trim() ? ' match' : ' yet'}.
+          {plate.trim() || city.trim() ? t('orders.noMatch') : t('orders.noneYet')}
         </p>
       ) : (
         <div className="table-scroll orders-scroll" tabIndex={0} role="region" aria-labelledby={`${id}-h`} aria-busy={loading}>
           <table className="sources-table" data-testid="orders-table">
             <thead>
               <tr>
-                <th scope="col">Order</th>
-                <th scope="col">Plate</th>
-                <th scope="col">Where</th>
-                <th scope="col">Stay</th>
+                <th scope="col">{t('orders.order')}</th>
+                <th scope="col">{t('unit.plate')}</th>
+                <th scope="col">{t('orders.where')}</th>
+                <th scope="col">{t('orders.stay')}</th>
                 <th scope="col" className="num">
-                  Total
+                  {t('orders.total')}
                 </th>
                 <th scope="col" className="num">
-                  Paid
+                  {t('orders.paidCol')}
                 </th>
                 <th scope="col" className="num">
-                  Owed
+                  {t('orders.owed')}
                 </th>
                 <th scope="col">
-                  <span className="sr-only">Actions</span>
+                  <span className="sr-only">{t('orders.actions')}</span>
                 </th>
               </tr>
             </thead>

@@ -16,6 +16,7 @@ import {
 } from '../billing';
 import type { ApiError } from '../transport';
 import { ErrorMessage } from './common';
+import { t as tr, type MessageKey } from '../i18n';
 
 export interface RuleSelection {
   rule_code: string;
@@ -23,7 +24,8 @@ export interface RuleSelection {
   seq: number;
 }
 
-const STATE_LABEL: Record<VersionState, string> = { current: 'In force now', past: 'Ended', future: 'Not yet in force' };
+const STATE_KEY: Record<VersionState, MessageKey> = { current: 'rules.current', past: 'rules.past', future: 'rules.future' };
+const stateLabel = (s: VersionState) => tr(STATE_KEY[s]);
 
 export function BillingRules({
   rules,
@@ -91,32 +93,32 @@ export function BillingRules({
         </h3>
         <div className="head-tools">
           <label className="field inline">
-            <span>Find</span>
-            <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="Code, name, city or lot" data-testid="rules-filter" />
+            <span>{tr('sources.find')}</span>
+            <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder={tr('rules.findPlaceholder')} data-testid="rules-filter" />
           </label>
           <button type="button" className="btn link" onClick={onReload} disabled={loading} aria-busy={loading} data-testid="rules-reload">
-            {loading ? 'Loading…' : 'Reload'}
+            {loading ? tr('common.loadingCap') : tr('common.reload')}
           </button>
         </div>
       </div>
       <ErrorMessage error={error} testId="rules-error" />
       {rules === null && !error ? (
         <p className="muted" aria-busy="true">
-          Loading rules…
+          {tr('rules.loading')}
         </p>
       ) : shown.length === 0 ? (
         <p className="empty" data-testid="rules-empty">
-          {all.length === 0 ? 'No rules yet. Load the demo data or import a rules file.' : 'No rule matches.'}
+          {all.length === 0 ? tr('rules.empty') : tr('rules.noMatch')}
         </p>
       ) : (
-        <div className="table-scroll rules-scroll" tabIndex={0} role="region" aria-label="Rules and their versions">
+        <div className="table-scroll rules-scroll" tabIndex={0} role="region" aria-label={tr('rules.table')}>
           <table className="sources-table rules-table" data-testid="rules-table">
             <thead>
               <tr>
-                <th scope="col">Rule</th>
-                <th scope="col">Scope</th>
-                <th scope="col">Status</th>
-                <th scope="col">Time zone</th>
+                <th scope="col">{tr('rules.rule')}</th>
+                <th scope="col">{tr('sources.col.scope')}</th>
+                <th scope="col">{tr('rules.status')}</th>
+                <th scope="col">{tr('rules.timeZone')}</th>
                 <th scope="col" className="validity-col">
                   <div className="validity-axis" aria-hidden="true">
                     {layout.ticks.map((t) => (
@@ -125,7 +127,7 @@ export function BillingRules({
                       </span>
                     ))}
                   </div>
-                  <span className="sr-only">Versions and their validity</span>
+                  <span className="sr-only">{tr('rules.versionsValidity')}</span>
                 </th>
               </tr>
             </thead>
@@ -145,19 +147,19 @@ export function BillingRules({
                   >
                     <th scope="row">
                       <code className="rule-code">{r.rule_code}</code>
-                      {fresh.has(r.rule_code) && <span className="badge new-badge">New</span>}
+                      {fresh.has(r.rule_code) && <span className="badge new-badge">{tr('ingest.new')}</span>}
                       <div className="muted small">{r.name}</div>
                     </th>
                     <td data-testid="rule-scope">{ruleScope(r)}</td>
                     <td>
                       <span className={`badge rule-status ${r.status}`} data-testid="rule-status">
-                        {r.status}
+                        {r.status === 'active' ? tr('rules.active') : r.status === 'inactive' ? tr('rules.inactive') : r.status}
                       </span>
                     </td>
                     <td className="nowrap small">{r.time_zone}</td>
                     <td className="validity-col">
-                      <div className="validity-track" role="group" aria-label={`Versions of ${r.rule_code}`}>
-                        {layout.now != null && <span className="now-line" style={{ left: `${layout.now}%` }} title="Now" aria-hidden="true" />}
+                      <div className="validity-track" role="group" aria-label={tr('rules.versionsOf', { code: r.rule_code })}>
+                        {layout.now != null && <span className="now-line" style={{ left: `${layout.now}%` }} title={tr('rules.now')} aria-hidden="true" />}
                         {r.versions.map((v, i) => {
                           const bar = bars[i];
                           const state = versionState(v, now);
@@ -169,8 +171,8 @@ export function BillingRules({
                               className={`version-bar ${state}${bar?.open ? ' open' : ''}${isSel ? ' selected' : ''}`}
                               style={bar ? { left: `${bar.left}%`, width: `${bar.width}%` } : undefined}
                               aria-pressed={isSel}
-                              aria-label={`${r.rule_code} ${versionSpan(v)}, ${STATE_LABEL[state]}: show its payload`}
-                              title={`${versionSpan(v)} · ${STATE_LABEL[state]}`}
+                              aria-label={tr('rules.barLabel', { code: r.rule_code, span: versionSpan(v), state: stateLabel(state) })}
+                              title={`${versionSpan(v)} · ${stateLabel(state)}`}
                               data-testid="version-bar"
                               data-version={v.version_no}
                               data-state={state}
@@ -194,7 +196,7 @@ export function BillingRules({
         {selRule && selVersion ? (
           <VersionDetail rule={selRule} version={selVersion} state={versionState(selVersion, nows.get(selRule.rule_code) ?? wallNow('UTC'))} onSimulate={onSimulate} />
         ) : (
-          <p className="muted small version-hint">Select a version bar to see what it charges. The bar with ● is the version in force now.</p>
+          <p className="muted small version-hint">{tr('rules.hint')}</p>
         )}
       </div>
     </section>
@@ -214,14 +216,14 @@ function VersionDetail({ rule, version, state, onSimulate }: { rule: BillingRule
           <code>{rule.rule_code}</code> v{version.version_no} <span className="muted">· {rule.name}</span>
         </h4>
         <span className={`badge version-state ${state}`} data-testid="version-state">
-          {STATE_LABEL[state]}
+          {stateLabel(state)}
         </span>
         <button type="button" className="btn" onClick={() => onSimulate(rule.rule_code)} data-testid="simulate-with-rule">
-          Simulate with this rule
+          {tr('rules.simulateWith')}
         </button>
       </div>
       <p className="muted small" data-testid="version-span">
-        {versionSpan(version)} · site time {rule.time_zone} · {ruleScope(rule)}
+        {versionSpan(version)} · {tr('rules.siteTime', { tz: rule.time_zone })} · {ruleScope(rule)}
       </p>
       <ul className="payload-summary" data-testid="payload-summary">
         {payloadSummary(p).map((line, i) => (
@@ -230,18 +232,18 @@ function VersionDetail({ rule, version, state, onSimulate }: { rule: BillingRule
       </ul>
       <div className="table-scroll">
         <table className="sources-table segments-table" data-testid="segments-table">
-          <caption className="sr-only">Segments of {rule.rule_code} version {version.version_no}</caption>
+          <caption className="sr-only">{tr('rules.segmentsOf', { code: rule.rule_code, version: version.version_no })}</caption>
           <thead>
             <tr>
-              <th scope="col">Segment</th>
-              <th scope="col">Window</th>
-              <th scope="col">Type</th>
+              <th scope="col">{tr('breakdown.segment')}</th>
+              <th scope="col">{tr('rules.window')}</th>
+              <th scope="col">{tr('knowledge.type')}</th>
               <th scope="col" className="num">
-                Unit
+                {tr('rules.unit')}
               </th>
-              <th scope="col">Price</th>
+              <th scope="col">{tr('rules.price')}</th>
               <th scope="col" className="num">
-                Cap
+                {tr('breakdown.cap')}
               </th>
             </tr>
           </thead>
@@ -251,7 +253,7 @@ function VersionDetail({ rule, version, state, onSimulate }: { rule: BillingRule
                 <th scope="row">{s.name}</th>
                 <td className="nowrap">{s.window}</td>
                 <td>{s.type}</td>
-                <td className="num nowrap">{s.unit_minutes ? `${s.unit_minutes} min` : '—'}</td>
+                <td className="num nowrap">{s.unit_minutes ? tr('rules.minutes', { n: s.unit_minutes }) : '—'}</td>
                 <td>{priceText(s)}</td>
                 <td className="num">{s.cap ? formatMoney(s.cap) : '—'}</td>
               </tr>
@@ -260,7 +262,7 @@ function VersionDetail({ rule, version, state, onSimulate }: { rule: BillingRule
         </table>
       </div>
       <details className="raw-payload">
-        <summary>Payload as stored (JSON)</summary>
+        <summary>{tr('rules.rawPayload')}</summary>
         <pre>{JSON.stringify(p, null, 2)}</pre>
       </details>
     </div>
@@ -268,11 +270,15 @@ function VersionDetail({ rule, version, state, onSimulate }: { rule: BillingRule
 }
 
 function priceText(s: BillingSegment): string {
-  if (s.type === 'free') return 'free';
-  if (s.type === 'periodic') return `${formatMoney(s.unit_price)} per unit`;
+  if (s.type === 'free') return tr('rules.free');
+  if (s.type === 'periodic') return tr('rules.perUnit', { price: formatMoney(s.unit_price) });
   if (s.type === 'tiered')
     return (s.tiers ?? [])
-      .map((t) => (t.up_to_minutes == null ? `${formatMoney(t.unit_price)} after` : `${formatMoney(t.unit_price)} before ${t.up_to_minutes} min`))
+      .map((x) =>
+        x.up_to_minutes == null
+          ? tr('rules.tierAfter', { price: formatMoney(x.unit_price) })
+          : tr('rules.tierBefore', { price: formatMoney(x.unit_price), n: x.up_to_minutes }),
+      )
       .join('; ');
   return '—';
 }

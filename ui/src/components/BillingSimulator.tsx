@@ -7,6 +7,7 @@ import { formatMinutes, formatMoney, formatWall, simulatePayload, type Simulator
 import { toApiError, type ApiError } from '../transport';
 import { ErrorMessage } from './common';
 import { PieceTable, PieceTimeline } from './BillingBreakdown';
+import { t } from '../i18n';
 
 export function BillingSimulator({
   rules,
@@ -77,24 +78,24 @@ export function BillingSimulator({
   return (
     <section ref={card} className="card billing-simulator" aria-labelledby={`${id}-h`} data-testid="billing-simulator">
       <div className="card-head">
-        <h3 id={`${id}-h`}>Simulator</h3>
-        <span className="muted small">Times are site-local wall clock (the rule's time zone).</span>
+        <h3 id={`${id}-h`}>{t('sim.title')}</h3>
+        <span className="muted small">{t('sim.timesNote')}</span>
       </div>
       <form className="sim-form" onSubmit={run} aria-describedby={error ? `${id}-error` : undefined} noValidate>
         <fieldset className="sim-by">
-          <legend className="sr-only">Price the stay by</legend>
+          <legend className="sr-only">{t('sim.by')}</legend>
           <label className="check">
-            <input type="radio" name={`${id}-by`} checked={form.by === 'rule'} onChange={() => set('by', 'rule')} data-testid="sim-by-rule" /> Rule
+            <input type="radio" name={`${id}-by`} checked={form.by === 'rule'} onChange={() => set('by', 'rule')} data-testid="sim-by-rule" /> {t('rules.rule')}
           </label>
           <label className="check">
-            <input type="radio" name={`${id}-by`} checked={form.by === 'scope'} onChange={() => set('by', 'scope')} data-testid="sim-by-scope" /> City + lot
+            <input type="radio" name={`${id}-by`} checked={form.by === 'scope'} onChange={() => set('by', 'scope')} data-testid="sim-by-scope" /> {t('sim.cityLot')}
           </label>
         </fieldset>
         {form.by === 'rule' ? (
           <label className="field sim-rule">
-            <span>Rule</span>
+            <span>{t('rules.rule')}</span>
             <select ref={ruleSelect} value={form.rule_code} onChange={(e) => set('rule_code', e.target.value)} data-testid="sim-rule" {...invalid('rule_code')}>
-              <option value="">Pick a rule…</option>
+              <option value="">{t('sim.pickRule')}</option>
               {all.map((r) => (
                 <option key={r.rule_code} value={r.rule_code}>
                   {r.rule_code} — {r.name}
@@ -106,7 +107,7 @@ export function BillingSimulator({
         ) : (
           <>
             <label className="field sim-code">
-              <span>City</span>
+              <span>{t('knowledge.city')}</span>
               <input value={form.city_code} onChange={(e) => set('city_code', e.target.value)} list={`${id}-cities`} placeholder="SH" data-testid="sim-city" {...invalid('city_code')} />
               <datalist id={`${id}-cities`}>
                 {cities.map((c) => (
@@ -116,7 +117,7 @@ export function BillingSimulator({
               {fe('city_code')}
             </label>
             <label className="field sim-code">
-              <span>Lot</span>
+              <span>{t('knowledge.lot')}</span>
               <input value={form.lot_code} onChange={(e) => set('lot_code', e.target.value)} list={`${id}-lots`} placeholder="LOT-A" data-testid="sim-lot" {...invalid('lot_code')} />
               <datalist id={`${id}-lots`}>
                 {lots.map((c) => (
@@ -128,17 +129,17 @@ export function BillingSimulator({
           </>
         )}
         <label className="field">
-          <span>Entry</span>
+          <span>{t('breakdown.entry')}</span>
           <input type="datetime-local" value={form.entry} onChange={(e) => set('entry', e.target.value)} data-testid="sim-entry" {...invalid('entry')} />
           {fe('entry')}
         </label>
         <label className="field">
-          <span>Exit</span>
+          <span>{t('breakdown.exit')}</span>
           <input type="datetime-local" value={form.exit} onChange={(e) => set('exit', e.target.value)} data-testid="sim-exit" {...invalid('exit')} />
           {fe('exit')}
         </label>
         <button type="submit" className="btn primary sim-submit" disabled={busy} aria-busy={busy} data-testid="sim-run">
-          {busy ? 'Simulating…' : 'Simulate'}
+          {busy ? t('sim.running') : t('sim.run')}
         </button>
       </form>
       <div id={`${id}-error`}>
@@ -148,7 +149,7 @@ export function BillingSimulator({
         {result ? (
           <SimulationResult r={result} onShowRule={onShowRule} />
         ) : (
-          <p className="muted small">Pick a rule (or a city and lot) and the stay; the total and each piece of the charge appear here.</p>
+          <p className="muted small">{t('sim.hint')}</p>
         )}
       </div>
     </section>
@@ -161,7 +162,7 @@ function SimulationResult({ r, onShowRule }: { r: Simulation; onShowRule: (c: st
     <div className="sim-result" data-testid="sim-result">
       <div className="totals">
         <div className="total-box">
-          <span className="total-label">Total</span>
+          <span className="total-label">{t('orders.total')}</span>
           <span className="total-amount" data-testid="sim-total">
             {formatMoney(r.total_amount)}
           </span>
@@ -169,7 +170,7 @@ function SimulationResult({ r, onShowRule }: { r: Simulation; onShowRule: (c: st
         <dl className="facts-inline">
           {r.rule_code && (
             <div>
-              <dt>Rule</dt>
+              <dt>{t('rules.rule')}</dt>
               <dd>
                 <button type="button" className="btn link" onClick={() => onShowRule(r.rule_code!, r.version_no)} data-testid="sim-rule-link">
                   {r.rule_code} v{r.version_no}
@@ -179,35 +180,35 @@ function SimulationResult({ r, onShowRule }: { r: Simulation; onShowRule: (c: st
             </div>
           )}
           <div>
-            <dt>Stay</dt>
+            <dt>{t('orders.stay')}</dt>
             <dd>
               {formatWall(r.entry)} → {formatWall(r.exit)} <span className="muted small">({formatMinutes(r.stay_minutes)}, {r.time_zone})</span>
             </dd>
           </div>
           <div>
-            <dt>Pieces</dt>
+            <dt>{t('sim.pieces')}</dt>
             <dd data-testid="sim-piece-count">
               {r.pieces.length}
               {capped > 0 && (
                 <span className="muted small" data-testid="sim-capped-count">
                   {' '}
-                  · {capped} capped
+                  · {t('sim.capped', { n: capped })}
                 </span>
               )}
             </dd>
           </div>
           {r.free_minutes > 0 && (
             <div>
-              <dt>Grace</dt>
+              <dt>{t('sim.grace')}</dt>
               <dd>
-                {r.free_minutes} min {r.grace_applied ? <strong data-testid="sim-grace">— applied: the stay is free</strong> : <span className="muted">(stay longer: charged from entry)</span>}
+                {t('rules.minutes', { n: r.free_minutes })} {r.grace_applied ? <strong data-testid="sim-grace">{t('sim.graceApplied')}</strong> : <span className="muted">{t('sim.graceNot')}</span>}
               </dd>
             </div>
           )}
         </dl>
       </div>
-      <PieceTimeline pieces={r.pieces} entry={r.entry} exit={r.exit} label="The charge drawn over days and windows" />
-      <PieceTable pieces={r.pieces} total={r.total_amount} caption="Each piece of the charge" />
+      <PieceTimeline pieces={r.pieces} entry={r.entry} exit={r.exit} label={t('sim.timelineLabel')} />
+      <PieceTable pieces={r.pieces} total={r.total_amount} caption={t('sim.tableCaption')} />
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { actionLabel, formatMoney, formatSigned, formatWall, parseMoney, resultL
 import { toApiError, type ApiError } from '../transport';
 import { ErrorMessage } from './common';
 import { PieceTable, PieceTimeline } from './BillingBreakdown';
+import { t } from '../i18n';
 
 export function BillingVerify({
   request,
@@ -28,7 +29,7 @@ export function BillingVerify({
   async function verify(no: string) {
     const n = no.trim();
     if (!n) {
-      setFieldError('Enter an order number.');
+      setFieldError(t('verify.enterOrder'));
       return;
     }
     setFieldError(null);
@@ -60,7 +61,7 @@ export function BillingVerify({
   return (
     <section ref={card} className="card billing-verify" aria-labelledby={`${id}-h`} data-testid="billing-verify">
       <div className="card-head">
-        <h3 id={`${id}-h`}>Fee verification</h3>
+        <h3 id={`${id}-h`}>{t('verify.title')}</h3>
       </div>
       <form
         className="inline-form"
@@ -71,7 +72,7 @@ export function BillingVerify({
         noValidate
       >
         <label className="field">
-          <span>Order number</span>
+          <span>{t('verify.orderNumber')}</span>
           <input
             value={orderNo}
             onChange={(e) => {
@@ -90,7 +91,7 @@ export function BillingVerify({
           )}
         </label>
         <button type="submit" className="btn primary" disabled={busy} aria-busy={busy} data-testid="verify-run">
-          {busy ? 'Verifying…' : 'Verify'}
+          {busy ? t('detail.verifying') : t('orders.verify')}
         </button>
       </form>
       <ErrorMessage error={error} testId="verify-error" />
@@ -98,7 +99,7 @@ export function BillingVerify({
         {result ? (
           <VerificationResult v={result} onShowRule={onShowRule} />
         ) : (
-          <p className="muted small">Re-price an order under the rule that covered its lot at its entry, and compare.</p>
+          <p className="muted small">{t('verify.hint')}</p>
         )}
       </div>
     </section>
@@ -123,25 +124,25 @@ function VerificationResult({ v, onShowRule }: { v: Verification; onShowRule: (c
       </div>
       <dl className="money-grid">
         <div>
-          <dt>Order total</dt>
+          <dt>{t('verify.orderTotal')}</dt>
           <dd data-testid="verify-order-total">{formatMoney(v.order_total)}</dd>
         </div>
         <div>
-          <dt>Simulated total</dt>
+          <dt>{t('verify.simulatedTotal')}</dt>
           <dd data-testid="verify-simulated-total">{formatMoney(v.simulated_total)}</dd>
         </div>
         <div>
-          <dt>Difference</dt>
-          <dd data-testid="verify-difference" className={diff !== 0 ? 'warn-text' : undefined} title="order total − simulated total">
+          <dt>{t('verify.difference')}</dt>
+          <dd data-testid="verify-difference" className={diff !== 0 ? 'warn-text' : undefined} title={t('verify.differenceTitle')}>
             {formatSigned(v.difference)}
           </dd>
         </div>
         <div>
-          <dt>Paid</dt>
+          <dt>{t('orders.paidCol')}</dt>
           <dd>{formatMoney(v.paid_amount)}</dd>
         </div>
         <div>
-          <dt>Rule</dt>
+          <dt>{t('rules.rule')}</dt>
           <dd>
             <button type="button" className="btn link" onClick={() => onShowRule(v.rule_code, v.version_no)} data-testid="verify-rule">
               {v.rule_code} v{v.version_no}
@@ -150,10 +151,10 @@ function VerificationResult({ v, onShowRule }: { v: Verification; onShowRule: (c
         </div>
       </dl>
       <p className="muted small">
-        Stay {formatWall(v.entry_time)} → {formatWall(v.exit_time)} ({v.time_zone})
+        {t('orders.stay')} {formatWall(v.entry_time)} → {formatWall(v.exit_time)} ({v.time_zone})
       </p>
-      <PieceTimeline pieces={v.pieces} entry={v.entry_time} exit={v.exit_time} label={`The simulated charge of ${v.order_no} over days and windows`} />
-      <PieceTable pieces={v.pieces} total={v.simulated_total} caption={`The simulated charge of ${v.order_no}, piece by piece`} />
+      <PieceTimeline pieces={v.pieces} entry={v.entry_time} exit={v.exit_time} label={t('verify.timelineLabel', { order: v.order_no })} />
+      <PieceTable pieces={v.pieces} total={v.simulated_total} caption={t('verify.tableCaption', { order: v.order_no })} />
     </div>
   );
 }

@@ -12,6 +12,7 @@ import { BillingRules, type RuleSelection } from './BillingRules';
 import { BillingSimulator } from './BillingSimulator';
 import { BillingVerify } from './BillingVerify';
 import { ErrorMessage } from './common';
+import { t } from '../i18n';
 
 export function BillingWorkspace({ showRule }: { showRule: (RuleTarget & { seq: number }) | null }) {
   const [rules, setRules] = useState<BillingRule[] | null>(null);
@@ -72,15 +73,14 @@ export function BillingWorkspace({ showRule }: { showRule: (RuleTarget & { seq: 
     <div className="knowledge billing" data-testid="billing-workspace">
       <div className="knowledge-head billing-head">
         <div>
-          <h2>Billing</h2>
+          <h2>{t('workspace.billing')}</h2>
           <p className="muted small">
-            Storage and lot parking charges: the rules and their versions, a simulator that shows every piece of a charge, what a plate still
-            owes, and a check of a disputed amount.
+            {t('billing.intro')}
           </p>
         </div>
         <div className="demo-box">
           <button type="button" className="btn" onClick={() => void loadDemo()} disabled={demo.busy} aria-busy={demo.busy} data-testid="billing-demo">
-            {demo.busy ? 'Loading demo data…' : 'Load demo data'}
+            {demo.busy ? t('billing.demoLoading') : t('billing.demo')}
           </button>
           <span className="muted small demo-result" role="status" aria-live="polite" data-testid="billing-demo-result">
             {demo.report ? demoSummary(demo.report) : ''}

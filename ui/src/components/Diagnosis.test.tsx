@@ -411,7 +411,7 @@ describe('report', () => {
 
     click(byTestId(root, 'export-markdown'));
     const note = await waitFor(() => byTestId(root, 'report-export-note'));
-    expect(backend.callsOf('report_export')).toEqual([{ session_id: diag.session.id, revision: 1, format: 'markdown' }]);
+    expect(backend.callsOf('report_export')).toEqual([{ session_id: diag.session.id, revision: 1 }]);
     const name = `report-${diag.session.id.slice(0, 8)}-r1.md`;
     expect(note.textContent).toContain(name);
     expect(clicked).toEqual([{ href: 'blob:report', download: name }]);

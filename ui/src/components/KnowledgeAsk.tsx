@@ -7,6 +7,7 @@ import { api, type KnowledgeAnswer } from '../api';
 import { toApiError, type ApiError } from '../transport';
 import { ErrorMessage } from './common';
 import { Highlighted } from './KnowledgeSearch';
+import { t } from '../i18n';
 
 export function KnowledgeAsk() {
   const [question, setQuestion] = useState('');
@@ -19,7 +20,7 @@ export function KnowledgeAsk() {
     const q = question.trim();
     if (asking) return;
     if (q === '') {
-      setError(toApiError({ code: 'invalid_input', message: 'Type a question first.' }));
+      setError(toApiError({ code: 'invalid_input', message: t('knowledge.typeQuestion') }));
       return;
     }
     setAsking(true);
@@ -44,7 +45,7 @@ export function KnowledgeAsk() {
   return (
     <section className="card knowledge-ask" aria-labelledby={`${id}-h`} data-testid="knowledge-ask">
       <div className="card-head">
-        <h3 id={`${id}-h`}>Ask</h3>
+        <h3 id={`${id}-h`}>{t('knowledge.ask')}</h3>
       </div>
       <form
         className="ask-form"
@@ -54,13 +55,13 @@ export function KnowledgeAsk() {
         }}
       >
         <label htmlFor={`${id}-q`} className="sr-only">
-          Question
+          {t('knowledge.question')}
         </label>
         <textarea
           id={`${id}-q`}
           rows={2}
           value={question}
-          placeholder="e.g. how do I leak test the LP system? (Enter asks)"
+          placeholder={t('knowledge.askPlaceholder')}
           onChange={(e) => setQuestion(e.target.value)}
           onKeyDown={onKeyDown}
           aria-describedby={error ? `${id}-err` : undefined}
@@ -68,7 +69,7 @@ export function KnowledgeAsk() {
           data-testid="ask-input"
         />
         <button type="submit" className="btn primary" disabled={asking} aria-busy={asking} data-testid="ask-button">
-          {asking ? 'Asking…' : 'Ask'}
+          {asking ? t('knowledge.asking') : t('knowledge.ask')}
         </button>
       </form>
       <div id={`${id}-err`}>
@@ -93,7 +94,7 @@ function AnswerView({ answer, question }: { answer: KnowledgeAnswer; question: s
       {questions.length > 0 && (
         <div className="answer-asks-first" data-testid="ask-clarifying">
           <p>
-            <strong>This document asks first:</strong>
+            <strong>{t('knowledge.asksFirst')}</strong>
           </p>
           <ol>
             {questions.map((q, i) => (
@@ -103,19 +104,18 @@ function AnswerView({ answer, question }: { answer: KnowledgeAnswer; question: s
             ))}
           </ol>
           <p className="muted small">
-            In a session’s chat the assistant asks these one by one, then answers with what you told it.
+            {t('knowledge.asksFirstNote')}
           </p>
         </div>
       )}
       {answer.requires_handoff && (
         <p className="answer-handoff" data-testid="ask-handoff">
-          <span className="badge handoff">Hand-off</span> This document requires a hand-off: in the chat, the session is
-          escalated to the service manager after the answer.
+          <span className="badge handoff">{t('knowledge.handoff')}</span> {t('knowledge.handoffNote')}
         </p>
       )}
       {key_points.length > 0 && (
         <>
-          <h4>Key points</h4>
+          <h4>{t('knowledge.keyPoints')}</h4>
           <ul className="key-points">
             {key_points.map((k, i) => {
               const n = cite(k.citation);
@@ -126,7 +126,7 @@ function AnswerView({ answer, question }: { answer: KnowledgeAnswer; question: s
                     <a
                       href={`#${idFor(citations[k.citation].chunk_id)}`}
                       className="cite-marker"
-                      aria-label={`source ${n}`}
+                      aria-label={t('knowledge.sourceN', { n })}
                       data-testid="cite-marker"
                       onClick={(e) => {
                         // Not a hash change (the hash picks the workspace): scroll to the source and focus it.
@@ -147,7 +147,7 @@ function AnswerView({ answer, question }: { answer: KnowledgeAnswer; question: s
       )}
       {citations.length > 0 && (
         <>
-          <h4>Sources</h4>
+          <h4>{t('knowledge.sources')}</h4>
           <ol className="citation-list" data-testid="ask-citations">
             {citations.map((c, i) => (
               <li key={c.chunk_id} id={idFor(c.chunk_id)} tabIndex={-1} data-testid="ask-citation" data-chunk-id={c.chunk_id}>

@@ -7,6 +7,7 @@ import { api, type IngestReport } from '../api';
 import { formatDocError, formatIngested, ingestSummary, KNOWLEDGE_ACCEPT, partitionFiles, type Refused } from '../knowledge';
 import { toApiError, type ApiError } from '../transport';
 import { ErrorMessage } from './common';
+import { t } from '../i18n';
 
 /** A file's text (File.text where the platform has it, FileReader otherwise). */
 export function readText(file: Blob): Promise<string> {
@@ -79,15 +80,15 @@ export function KnowledgeIngest({ onImported }: { onImported: (sourceIds: string
 
   const status =
     phase.kind === 'reading'
-      ? `Reading ${phase.files} file${phase.files === 1 ? '' : 's'}…`
+      ? t('ingest.reading', { n: phase.files })
       : phase.kind === 'importing'
-        ? `Importing ${phase.files} file${phase.files === 1 ? '' : 's'}…`
+        ? t('ingest.importing', { n: phase.files })
         : '';
 
   return (
     <section className="card knowledge-ingest" aria-labelledby={`${id}-h`} data-testid="knowledge-ingest">
       <div className="card-head">
-        <h3 id={`${id}-h`}>Add documents</h3>
+        <h3 id={`${id}-h`}>{t('ingest.title')}</h3>
       </div>
       <div className="ingest-grid">
         <div>
@@ -103,12 +104,9 @@ export function KnowledgeIngest({ onImported }: { onImported: (sourceIds: string
             onDrop={onDrop}
           >
             <p id={`${id}-hint`} className="drop-hint">
-              Drop Markdown (<code>.md</code>, <code>.markdown</code>) or JSONL (<code>.jsonl</code>) documents here.
+              {t('ingest.dropHint')}
               <br />
-              <span className="muted small">
-                Each starts with front matter (<code>source_id</code>, <code>doc_type</code>, <code>title</code>,{' '}
-                <code>version</code>…). Re-importing the same version changes nothing.
-              </span>
+              <span className="muted small">{t('ingest.frontMatter')}</span>
             </p>
             <div className="drop-actions">
               <button
@@ -119,7 +117,7 @@ export function KnowledgeIngest({ onImported }: { onImported: (sourceIds: string
                 aria-busy={busy}
                 data-testid="knowledge-choose"
               >
-                {busy ? 'Importing…' : 'Choose files…'}
+                {busy ? t('ingest.busy') : t('ingest.choose')}
               </button>
               <span className="muted small" role="status" aria-live="polite" data-testid="ingest-status">
                 {status}
@@ -141,7 +139,7 @@ export function KnowledgeIngest({ onImported }: { onImported: (sourceIds: string
             />
             {dragging && (
               <div className="drop-overlay" aria-hidden="true">
-                Drop to import
+                {t('ingest.dropToImport')}
               </div>
             )}
           </div>
@@ -151,7 +149,7 @@ export function KnowledgeIngest({ onImported }: { onImported: (sourceIds: string
           {report ? (
             <IngestReportView report={report.report} refused={report.refused} files={report.files} />
           ) : (
-            <p className="muted small">The import report appears here: what was imported, what was already there, and what was skipped with its line and field.</p>
+            <p className="muted small">{t('ingest.reportHint')}</p>
           )}
         </div>
       </div>
@@ -166,18 +164,18 @@ function IngestReportView({ report, refused, files }: { report: IngestReport | n
   return (
     <div data-testid="ingest-report" data-problems={hasProblems ? 'true' : 'false'}>
       <h4>
-        Import report <span className="muted small">({files.length} file{files.length === 1 ? '' : 's'})</span>
+        {t('ingest.report')} <span className="muted small">({t('ingest.files', { n: files.length })})</span>
       </h4>
       <p className={hasProblems ? 'warn-text' : 'ok-text'} data-testid="ingest-summary">
         {ingestSummary(r, refused)}
       </p>
       {r.imported.length > 0 && (
         <>
-          <h5>Imported</h5>
+          <h5>{t('ingest.imported')}</h5>
           <ul className="report-list">
             {r.imported.map((s) => (
               <li key={`${s.source_id}@${s.version}`} data-testid="ingest-imported" data-source-id={s.source_id}>
-                <span className="badge ok">New</span> <code>{formatIngested(s)}</code> <span className="muted small">from {s.origin}</span>
+                <span className="badge ok">{t('ingest.new')}</span> <code>{formatIngested(s)}</code> <span className="muted small">{t('ingest.from', { origin: s.origin })}</span>
               </li>
             ))}
           </ul>
@@ -185,11 +183,11 @@ function IngestReportView({ report, refused, files }: { report: IngestReport | n
       )}
       {r.unchanged.length > 0 && (
         <>
-          <h5>Already there (unchanged)</h5>
+          <h5>{t('ingest.unchanged')}</h5>
           <ul className="report-list">
             {r.unchanged.map((s) => (
               <li key={`${s.source_id}@${s.version}`} data-testid="ingest-unchanged" data-source-id={s.source_id}>
-                <code>{formatIngested(s)}</code> <span className="muted small">from {s.origin}</span>
+                <code>{formatIngested(s)}</code> <span className="muted small">{t('ingest.from', { origin: s.origin })}</span>
               </li>
             ))}
           </ul>
@@ -197,7 +195,7 @@ function IngestReportView({ report, refused, files }: { report: IngestReport | n
       )}
       {(r.skipped.length > 0 || refused.length > 0) && (
         <>
-          <h5>Skipped</h5>
+          <h5>{t('ingest.skipped')}</h5>
           <ul className="report-list problems" role="list">
             {r.skipped.map((e, i) => (
               <li
@@ -213,7 +211,7 @@ function IngestReportView({ report, refused, files }: { report: IngestReport | n
             ))}
             {refused.map((f, i) => (
               <li key={`r${i}`} className="error-text" data-testid="ingest-refused" data-file={f.file}>
-                {f.file}: not sent: {f.reason}
+                {t('ingest.notSent', { file: f.file, reason: f.reason })}
               </li>
             ))}
           </ul>

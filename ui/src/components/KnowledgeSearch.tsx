@@ -6,6 +6,7 @@ import { api, DOC_TYPES, LANGUAGES, type KnowledgeHit } from '../api';
 import { docTypeLabel, EMPTY_SEARCH, highlight, queryTerms, searchPayload, type SearchForm } from '../knowledge';
 import { toApiError, type ApiError } from '../transport';
 import { ErrorMessage } from './common';
+import { t } from '../i18n';
 
 const SEARCH_LANGUAGES = [...LANGUAGES, { value: 'zh', label: '中文' }];
 
@@ -35,7 +36,7 @@ export function KnowledgeSearch() {
     const payload = searchPayload(form);
     if (payload.query === '') {
       setResults(null);
-      setError(toApiError({ code: 'invalid_input', message: 'Type what to look for.' }));
+      setError(toApiError({ code: 'invalid_input', message: t('knowledge.typeQuery') }));
       return;
     }
     const mine = ++seq.current;
@@ -56,12 +57,12 @@ export function KnowledgeSearch() {
   return (
     <section className="card knowledge-search" aria-labelledby={`${id}-h`} data-testid="knowledge-search">
       <div className="card-head">
-        <h3 id={`${id}-h`}>Search</h3>
+        <h3 id={`${id}-h`}>{t('knowledge.search')}</h3>
       </div>
       <form
         className="search-form"
         role="search"
-        aria-label="Search the knowledge store"
+        aria-label={t('knowledge.searchStore')}
         onSubmit={(e) => {
           e.preventDefault();
           void search();
@@ -69,20 +70,20 @@ export function KnowledgeSearch() {
       >
         <div className="search-row">
           <label htmlFor={`${id}-q`} className="sr-only">
-            Search words
+            {t('knowledge.searchWords')}
           </label>
           <input
             id={`${id}-q`}
             type="search"
             value={form.query}
-            placeholder="e.g. storage fee waiver, LP leak test…"
+            placeholder={t('knowledge.searchPlaceholder')}
             onChange={(e) => set('query', e.target.value)}
             aria-describedby={error ? `${id}-err` : undefined}
             aria-invalid={error ? true : undefined}
             data-testid="knowledge-query"
           />
           <button type="submit" className="btn primary" disabled={searching} aria-busy={searching} data-testid="knowledge-search-button">
-            {searching ? 'Searching…' : 'Search'}
+            {searching ? t('knowledge.searching') : t('knowledge.search')}
           </button>
           <button
             type="button"
@@ -92,38 +93,38 @@ export function KnowledgeSearch() {
             onClick={() => setShowFilters((s) => !s)}
             data-testid="knowledge-filters-toggle"
           >
-            Filters{activeFilters > 0 ? ` (${activeFilters})` : ''}
+            {t('knowledge.filters')}{activeFilters > 0 ? ` (${activeFilters})` : ''}
           </button>
         </div>
         <fieldset id={`${id}-filters`} className="search-filters" hidden={!showFilters}>
-          <legend className="sr-only">Filters</legend>
+          <legend className="sr-only">{t('knowledge.filters')}</legend>
           <label className="field">
-            <span>Type</span>
+            <span>{t('knowledge.type')}</span>
             <select value={form.doc_type} onChange={(e) => set('doc_type', e.target.value)} data-testid="filter-doc-type">
-              <option value="">Any</option>
-              {DOC_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {docTypeLabel(t)}
+              <option value="">{t('common.any')}</option>
+              {DOC_TYPES.map((dt) => (
+                <option key={dt} value={dt}>
+                  {docTypeLabel(dt)}
                 </option>
               ))}
             </select>
           </label>
           <label className="field">
-            <span>City</span>
-            <input value={form.city_code} placeholder="e.g. SEA" maxLength={12} onChange={(e) => set('city_code', e.target.value)} data-testid="filter-city" />
+            <span>{t('knowledge.city')}</span>
+            <input value={form.city_code} placeholder={t('knowledge.cityPlaceholder')} maxLength={12} onChange={(e) => set('city_code', e.target.value)} data-testid="filter-city" />
           </label>
           <label className="field">
-            <span>Lot</span>
-            <input value={form.lot_code} placeholder="e.g. B" maxLength={12} onChange={(e) => set('lot_code', e.target.value)} data-testid="filter-lot" />
+            <span>{t('knowledge.lot')}</span>
+            <input value={form.lot_code} placeholder={t('knowledge.lotPlaceholder')} maxLength={12} onChange={(e) => set('lot_code', e.target.value)} data-testid="filter-lot" />
           </label>
           <label className="field">
-            <span>In effect on</span>
+            <span>{t('knowledge.inEffectOn')}</span>
             <input type="date" value={form.at_time} onChange={(e) => set('at_time', e.target.value)} data-testid="filter-at" />
           </label>
           <label className="field">
-            <span>Language</span>
+            <span>{t('newSession.language')}</span>
             <select value={form.language} onChange={(e) => set('language', e.target.value)} data-testid="filter-language">
-              <option value="">Any</option>
+              <option value="">{t('common.any')}</option>
               {SEARCH_LANGUAGES.map((l) => (
                 <option key={l.value} value={l.value}>
                   {l.label}
@@ -132,7 +133,7 @@ export function KnowledgeSearch() {
             </select>
           </label>
           <label className="field">
-            <span>Results</span>
+            <span>{t('knowledge.results')}</span>
             <select value={form.top_k} onChange={(e) => set('top_k', Number(e.target.value))} data-testid="filter-top-k">
               {[5, 10, 20, 50].map((n) => (
                 <option key={n} value={n}>
@@ -143,11 +144,11 @@ export function KnowledgeSearch() {
           </label>
           <label className="check">
             <input type="checkbox" checked={form.include_inactive} onChange={(e) => set('include_inactive', e.target.checked)} data-testid="filter-inactive" />
-            Include superseded and out-of-date versions
+            {t('knowledge.includeInactive')}
           </label>
           {activeFilters > 0 && (
             <button type="button" className="btn link" onClick={() => setForm((f) => ({ ...EMPTY_SEARCH, query: f.query, top_k: f.top_k }))}>
-              Clear filters
+              {t('knowledge.clearFilters')}
             </button>
           )}
         </fieldset>
@@ -160,8 +161,8 @@ export function KnowledgeSearch() {
         {results && (
           <p className="muted small" data-testid="search-count">
             {results.hits.length === 0
-              ? `Nothing found for “${results.query}”.`
-              : `${results.hits.length} result${results.hits.length === 1 ? '' : 's'} for “${results.query}”, best first`}
+              ? t('knowledge.nothingFound', { query: results.query })
+              : t('knowledge.resultsFor', { n: results.hits.length, query: results.query })}
           </p>
         )}
         {results && results.hits.length > 0 && (
@@ -178,7 +179,7 @@ export function KnowledgeSearch() {
                   <code data-testid="result-chunk-id">{h.chunk_id}</code>
                   {h.heading && <span> · {h.heading}</span>}
                   <span> · {h.language}</span>
-                  <span title="BM25 relevance: higher is better"> · score {h.score.toFixed(2)}</span>
+                  <span title={t('knowledge.scoreTitle')}> · {t('knowledge.score', { score: h.score.toFixed(2) })}</span>
                 </div>
                 <p className="hit-snippet">
                   <Highlighted text={h.snippet} query={results.query} testId="result-snippet" />

@@ -7,8 +7,9 @@ import { formatTimestamp } from '../files';
 import { countByDocType, docTypeLabel, filterSources, formatScope, formatValidity, sourceState } from '../knowledge';
 import type { ApiError } from '../transport';
 import { ErrorMessage } from './common';
+import { t, type MessageKey } from '../i18n';
 
-const STATE_LABEL = { active: 'Active', superseded: 'Superseded', inactive: 'Not in effect' } as const;
+const STATE_LABEL: Record<string, MessageKey> = { active: 'sources.active', superseded: 'sources.superseded', inactive: 'sources.inactive' };
 
 export function KnowledgeSources({
   sources,
@@ -46,33 +47,33 @@ export function KnowledgeSources({
     <section ref={card} className="card knowledge-sources" aria-labelledby={`${id}-h`} data-testid="knowledge-sources">
       <div className="card-head">
         <h3 id={`${id}-h`}>
-          Sources{' '}
+          {t('knowledge.sources')}{' '}
           <span className="muted" data-testid="sources-count">
-            ({shown.length === all.length ? all.length : `${shown.length} of ${all.length}`})
+            ({shown.length === all.length ? all.length : t('common.xOfY', { x: shown.length, y: all.length })})
           </span>
         </h3>
         <button type="button" className="btn link" onClick={onReload} disabled={loading} aria-busy={loading} data-testid="sources-reload">
-          {loading ? 'Loading…' : 'Reload'}
+          {loading ? t('common.loadingCap') : t('common.reload')}
         </button>
       </div>
       <div className="sources-filters">
         <label className="field inline">
-          <span>Type</span>
+          <span>{t('knowledge.type')}</span>
           <select value={docType} onChange={(e) => setDocType(e.target.value)} data-testid="sources-doc-type">
-            <option value="">All types ({all.length})</option>
-            {[...counts.entries()].map(([t, n]) => (
-              <option key={t} value={t}>
-                {docTypeLabel(t)} ({n})
+            <option value="">{t('sources.allTypes', { n: all.length })}</option>
+            {[...counts.entries()].map(([dt, n]) => (
+              <option key={dt} value={dt}>
+                {docTypeLabel(dt)} ({n})
               </option>
             ))}
           </select>
         </label>
         <label className="field inline grow">
-          <span>Find</span>
+          <span>{t('sources.find')}</span>
           <input
             type="search"
             value={text}
-            placeholder="Title or source id"
+            placeholder={t('sources.findPlaceholder')}
             onChange={(e) => setText(e.target.value)}
             data-testid="sources-filter"
           />
@@ -80,29 +81,29 @@ export function KnowledgeSources({
       </div>
       <ErrorMessage error={error} testId="sources-error" />
       {sources === null && !error ? (
-        <p className="muted">Loading sources…</p>
+        <p className="muted">{t('sources.loading')}</p>
       ) : shown.length === 0 ? (
         <p className="empty" data-testid="sources-empty">
-          {all.length === 0 ? 'No documents yet. Drop some in above.' : 'No source matches these filters.'}
+          {all.length === 0 ? t('sources.empty') : t('sources.noMatch')}
         </p>
       ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-label="Sources table">
+        <div className="table-scroll" tabIndex={0} role="region" aria-label={t('sources.table')}>
           <table className="sources-table" data-testid="sources-table">
             <thead>
               <tr>
-                <th scope="col">Title</th>
-                <th scope="col">Source id</th>
-                <th scope="col">Ver.</th>
-                <th scope="col">Type</th>
-                <th scope="col">Lang.</th>
-                <th scope="col">Scope</th>
-                <th scope="col">Valid</th>
-                <th scope="col">State</th>
-                <th scope="col" title="Clarifying questions the document asks before it is applied">
-                  Asks first
+                <th scope="col">{t('sources.col.title')}</th>
+                <th scope="col">{t('sources.col.id')}</th>
+                <th scope="col">{t('sources.col.version')}</th>
+                <th scope="col">{t('knowledge.type')}</th>
+                <th scope="col">{t('sources.col.lang')}</th>
+                <th scope="col">{t('sources.col.scope')}</th>
+                <th scope="col">{t('sources.col.valid')}</th>
+                <th scope="col">{t('sources.col.state')}</th>
+                <th scope="col" title={t('sources.col.asksFirstTitle')}>
+                  {t('sources.col.asksFirst')}
                 </th>
-                <th scope="col">Hand-off</th>
-                <th scope="col">Chunks</th>
+                <th scope="col">{t('knowledge.handoff')}</th>
+                <th scope="col">{t('sources.col.chunks')}</th>
               </tr>
             </thead>
             <tbody>
@@ -120,8 +121,8 @@ export function KnowledgeSources({
                   >
                     <th scope="row" className="source-title">
                       {s.title}
-                      {isNew && <span className="badge new-badge">New</span>}
-                      <div className="muted small" title={`Ingested ${formatTimestamp(s.ingested_at)}`}>
+                      {isNew && <span className="badge new-badge">{t('ingest.new')}</span>}
+                      <div className="muted small" title={t('sources.ingested', { when: formatTimestamp(s.ingested_at) })}>
                         {s.origin}
                       </div>
                     </th>
@@ -141,16 +142,16 @@ export function KnowledgeSources({
                       <span
                         className={`badge source-state ${state}`}
                         data-testid="source-state"
-                        title={s.superseded_at ? `Superseded ${formatTimestamp(s.superseded_at)}` : undefined}
+                        title={s.superseded_at ? t('sources.supersededAt', { when: formatTimestamp(s.superseded_at) }) : undefined}
                       >
-                        {STATE_LABEL[state]}
+                        {t(STATE_LABEL[state])}
                       </span>
                     </td>
                     <td data-testid="source-questions">{s.clarifying_questions > 0 ? s.clarifying_questions : '—'}</td>
                     <td>
                       {s.requires_handoff ? (
-                        <span className="badge handoff" data-testid="source-handoff" title="The session is escalated after an answer from this document">
-                          Hand-off
+                        <span className="badge handoff" data-testid="source-handoff" title={t('sources.handoffTitle')}>
+                          {t('knowledge.handoff')}
                         </span>
                       ) : (
                         <span className="muted">—</span>

@@ -8,6 +8,7 @@ import { KnowledgeAsk } from './KnowledgeAsk';
 import { KnowledgeIngest } from './KnowledgeIngest';
 import { KnowledgeSearch } from './KnowledgeSearch';
 import { KnowledgeSources } from './KnowledgeSources';
+import { t } from '../i18n';
 
 export function KnowledgeWorkspace({ showSource }: { showSource: { sourceId: string; seq: number } | null }) {
   const [sources, setSources] = useState<KnowledgeSource[] | null>(null);
@@ -41,10 +42,9 @@ export function KnowledgeWorkspace({ showSource }: { showSource: { sourceId: str
   return (
     <div className="knowledge" data-testid="knowledge-workspace">
       <div className="knowledge-head">
-        <h2>Knowledge</h2>
+        <h2>{t('workspace.knowledge')}</h2>
         <p className="muted small">
-          Shop policies, SOPs, FAQs and component notes the assistant answers from. Search them, ask a question, or drop
-          new documents in.
+          {t('knowledge.intro')}
         </p>
       </div>
       <div className="knowledge-grid">

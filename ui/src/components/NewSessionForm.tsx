@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { api, LANGUAGES, type Session, type SessionNewInput } from '../api';
 import { toApiError, type ApiError } from '../transport';
 import { ErrorMessage } from './common';
+import { t } from '../i18n';
 
 interface Fields {
   complaint: string;
@@ -33,18 +34,18 @@ type FieldErrors = Partial<Record<keyof Fields, string>>;
 export function validateNewSession(f: Fields): { input?: SessionNewInput; errors: FieldErrors } {
   const errors: FieldErrors = {};
   if (f.complaint.trim() === '') {
-    errors.complaint = 'Complaint is required: what does the customer say is wrong?';
+    errors.complaint = t('newSession.complaintRequired');
   }
   let odometer: number | undefined;
   if (f.odometer.trim() !== '') {
     const n = Number(f.odometer);
-    if (!Number.isInteger(n) || n < 0) errors.odometer = 'Odometer must be a whole number of miles (0 or more).';
+    if (!Number.isInteger(n) || n < 0) errors.odometer = t('newSession.odometerInvalid');
     else odometer = n;
   }
   let engineHours: number | undefined;
   if (f.engine_hours.trim() !== '') {
     const n = Number(f.engine_hours);
-    if (!Number.isFinite(n) || n < 0) errors.engine_hours = 'Engine hours must be a number (0 or more).';
+    if (!Number.isFinite(n) || n < 0) errors.engine_hours = t('newSession.engineHoursInvalid');
     else engineHours = n;
   }
   if (Object.keys(errors).length > 0) return { errors };
@@ -110,17 +111,17 @@ export function NewSessionForm({
 
   return (
     <form className="new-session-form" onSubmit={submit} noValidate data-testid="new-session-form">
-      <h2>New session</h2>
+      <h2>{t('sessions.new')}</h2>
       <label className="field full">
         <span>
-          Complaint <span className="required">*</span>
+          {t('newSession.complaint')} <span className="required">*</span>
         </span>
         <textarea
           data-testid="new-complaint"
           value={fields.complaint}
           onChange={set('complaint')}
           rows={2}
-          placeholder="What does the customer say is wrong?"
+          placeholder={t('newSession.complaintPlaceholder')}
           aria-invalid={!!errors.complaint}
           aria-describedby={errors.complaint ? 'nf-complaint-error' : undefined}
           autoFocus
@@ -129,15 +130,15 @@ export function NewSessionForm({
       </label>
       <div className="field-grid">
         <label className="field">
-          <span>Customer</span>
+          <span>{t('unit.customer')}</span>
           <input data-testid="new-customer" value={fields.customer} onChange={set('customer')} />
         </label>
         <label className="field">
-          <span>Technician</span>
+          <span>{t('unit.technician')}</span>
           <input data-testid="new-technician" value={fields.technician} onChange={set('technician')} />
         </label>
         <label className="field">
-          <span>Language</span>
+          <span>{t('newSession.language')}</span>
           <select data-testid="new-language" value={fields.language} onChange={set('language')}>
             {LANGUAGES.map((l) => (
               <option key={l.value} value={l.value}>
@@ -147,7 +148,7 @@ export function NewSessionForm({
           </select>
         </label>
         <label className="field">
-          <span>Make / model</span>
+          <span>{t('unit.makeModel')}</span>
           <input
             data-testid="new-make-model"
             value={fields.make_model}
@@ -156,7 +157,7 @@ export function NewSessionForm({
           />
         </label>
         <label className="field">
-          <span>VIN</span>
+          <span>{t('unit.vin')}</span>
           <input
             data-testid="new-vin"
             value={fields.vin}
@@ -167,11 +168,11 @@ export function NewSessionForm({
           />
         </label>
         <label className="field">
-          <span>Plate</span>
+          <span>{t('unit.plate')}</span>
           <input data-testid="new-plate" value={fields.plate} onChange={set('plate')} className="mono" />
         </label>
         <label className="field">
-          <span>Odometer (mi)</span>
+          <span>{t('newSession.odometer')}</span>
           <input
             data-testid="new-odometer"
             type="number"
@@ -185,7 +186,7 @@ export function NewSessionForm({
           {fieldError('odometer')}
         </label>
         <label className="field">
-          <span>Engine hours</span>
+          <span>{t('unit.engineHours')}</span>
           <input
             data-testid="new-engine-hours"
             type="number"
@@ -202,10 +203,10 @@ export function NewSessionForm({
       <ErrorMessage error={formError} testId="new-session-error" />
       <div className="form-actions">
         <button type="button" className="btn" onClick={onCancel} disabled={busy}>
-          Cancel
+          {t('common.cancel')}
         </button>
         <button type="submit" className="btn primary" data-testid="create-session" disabled={busy}>
-          {busy ? 'Creating…' : 'Create session'}
+          {busy ? t('newSession.creating') : t('newSession.create')}
         </button>
       </div>
     </form>

@@ -3,6 +3,7 @@ import { api, type Artifact, type ArtifactContent } from '../api';
 import { base64ToBytes, dataUrl, downloadBlob, formatBytes, formatTakenAt, formatTimestamp } from '../files';
 import { toApiError, type ApiError } from '../transport';
 import { artifactProblemLabel } from './common';
+import { t } from '../i18n';
 
 /** Formats a webview can show natively. HEIC/HEIF have no decoder in browsers. */
 const DISPLAYABLE = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif', 'image/bmp']);
@@ -81,9 +82,9 @@ export function PhotoOverlay({
         if (e.target === e.currentTarget) onClose();
       }}
     >
-      <div className="overlay" role="dialog" aria-modal="true" aria-label={`Photo ${artifact.file_name}`}>
+      <div className="overlay" role="dialog" aria-modal="true" aria-label={t('overlay.label', { name: artifact.file_name })}>
         <div className="overlay-media">
-          {full.kind === 'loading' && <div className="thumb-loading big" aria-label="Loading photo" />}
+          {full.kind === 'loading' && <div className="thumb-loading big" aria-label={t('overlay.loading')} />}
           {full.kind === 'error' && (
             <div className="overlay-problem" role="alert" data-testid="overlay-error" data-code={full.error.code}>
               <span className="problem-badge large">{artifactProblemLabel(full.error.code)}</span>
@@ -104,14 +105,14 @@ export function PhotoOverlay({
               {preview && <img src={preview} alt="" className="preview-thumb" />}
               {previewError && (
                 <p className="overlay-problem-inline" role="alert" data-code={previewError.code}>
-                  Preview unavailable: {previewError.message} <code className="error-code">{previewError.code}</code>
+                  {t('overlay.previewUnavailable')} {previewError.message} <code className="error-code">{previewError.code}</code>
                 </p>
               )}
               <p>
                 {artifact.kind === 'document'
-                  ? 'Documents are not previewed here.'
-                  : `${artifact.mime} cannot be displayed in this window; the preview above is its thumbnail.`}{' '}
-                Use “Download original” to open it.
+                  ? t('overlay.noDocPreview')
+                  : t('overlay.cannotDisplay', { mime: artifact.mime })}{' '}
+                {t('overlay.useDownload')}
               </p>
             </div>
           )}
@@ -119,30 +120,30 @@ export function PhotoOverlay({
         <aside className="overlay-info">
           <div className="overlay-top">
             <span className="muted">
-              {position.index + 1} of {position.count}
+              {t('overlay.position', { i: position.index + 1, n: position.count })}
             </span>
-            <button ref={closeButton} type="button" className="btn" data-testid="overlay-close" onClick={onClose} aria-label="Close">
-              Close ✕
+            <button ref={closeButton} type="button" className="btn" data-testid="overlay-close" onClick={onClose} aria-label={t('common.close')}>
+              {t('common.close')} ✕
             </button>
           </div>
           <h3 className="overlay-caption" data-testid="overlay-caption">
-            {artifact.caption ?? <span className="muted">No caption</span>}
+            {artifact.caption ?? <span className="muted">{t('overlay.noCaption')}</span>}
           </h3>
           <dl className="facts">
-            <dt>File</dt>
+            <dt>{t('overlay.file')}</dt>
             <dd data-testid="overlay-file-name">{artifact.file_name}</dd>
-            <dt>Taken</dt>
+            <dt>{t('overlay.taken')}</dt>
             <dd data-testid="overlay-taken-at" title={artifact.taken_at ?? undefined}>
               {formatTakenAt(artifact.taken_at)}
             </dd>
-            <dt>Size</dt>
+            <dt>{t('overlay.size')}</dt>
             <dd data-testid="overlay-size">
               {formatBytes(artifact.size_bytes)}
               {artifact.width && artifact.height ? ` · ${artifact.width}×${artifact.height}` : ''}
             </dd>
-            <dt>Type</dt>
+            <dt>{t('overlay.type')}</dt>
             <dd>{artifact.mime}</dd>
-            <dt>Added</dt>
+            <dt>{t('overlay.added')}</dt>
             <dd>{formatTimestamp(artifact.created_at)}</dd>
             <dt>SHA-256</dt>
             <dd className="mono small" title={artifact.sha256}>
@@ -152,11 +153,11 @@ export function PhotoOverlay({
           <div className="overlay-actions">
             {position.count > 1 && (
               <>
-                <button type="button" className="btn" onClick={() => onNavigate(-1)} aria-label="Previous photo">
-                  ‹ Prev
+                <button type="button" className="btn" onClick={() => onNavigate(-1)} aria-label={t('overlay.previousPhoto')}>
+                  ‹ {t('overlay.prev')}
                 </button>
-                <button type="button" className="btn" onClick={() => onNavigate(1)} aria-label="Next photo">
-                  Next ›
+                <button type="button" className="btn" onClick={() => onNavigate(1)} aria-label={t('overlay.nextPhoto')}>
+                  {t('overlay.next')} ›
                 </button>
               </>
             )}
@@ -167,7 +168,7 @@ export function PhotoOverlay({
               disabled={full.kind !== 'ok'}
               onClick={downloadOriginal}
             >
-              Download original
+              {t('overlay.download')}
             </button>
           </div>
         </aside>

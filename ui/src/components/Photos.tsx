@@ -5,6 +5,7 @@ import { ApiError, toApiError } from '../transport';
 import { artifactProblemLabel } from './common';
 import { PhotoOverlay } from './PhotoOverlay';
 import { useThumbnail } from '../hooks';
+import { t, type MessageKey } from '../i18n';
 
 type UploadStatus = 'queued' | 'reading' | 'uploading' | 'done' | 'error';
 
@@ -53,7 +54,7 @@ export function PhotosSection({
           status: 'error',
           error: new ApiError(
             'too_large',
-            `${file.name} is ${formatBytes(file.size)}; files can be at most ${formatBytes(MAX_FILE_BYTES)}`,
+            t('chat.fileTooLarge', { name: file.name, size: formatBytes(file.size), max: formatBytes(MAX_FILE_BYTES) }),
           ),
         });
         return;
@@ -126,20 +127,20 @@ export function PhotosSection({
     <section className="card photos" aria-labelledby="photos-heading">
       <div className="card-head">
         <h3 id="photos-heading">
-          Photos &amp; files <span className="muted">({artifacts.length})</span>
+          {t('photos.title')} <span className="muted">({artifacts.length})</span>
         </h3>
         <div className="photo-controls">
           <input
             type="text"
             className="caption-input"
-            placeholder="Caption for the next photos (optional)"
-            aria-label="Caption for the next photos"
+            placeholder={t('photos.captionPlaceholder')}
+            aria-label={t('photos.caption')}
             data-testid="photo-caption"
             value={caption}
             onChange={(e) => setCaption(e.target.value)}
           />
           <button type="button" className="btn primary" data-testid="add-photos" onClick={() => fileInput.current?.click()}>
-            Add photos…
+            {t('photos.add')}
           </button>
           <input
             ref={fileInput}
@@ -169,7 +170,7 @@ export function PhotosSection({
           <div className="uploads" data-testid="uploads">
             <div className="uploads-head">
               <span>
-                Uploads: {finished} of {uploads.length} finished
+                {t('photos.uploads', { done: finished, total: uploads.length })}
               </span>
               {finished > 0 && (
                 <button
@@ -178,7 +179,7 @@ export function PhotosSection({
                   data-testid="uploads-clear"
                   onClick={() => setUploads((l) => l.filter((u) => u.status !== 'done' && u.status !== 'error'))}
                 >
-                  Clear finished
+                  {t('photos.clearFinished')}
                 </button>
               )}
             </div>
@@ -192,7 +193,7 @@ export function PhotosSection({
 
         {artifacts.length === 0 ? (
           <p className="empty drop-hint" data-testid="photos-empty">
-            No photos yet. Drop photos or PDFs here, or use “Add photos…”.
+            {t('photos.empty')}
           </p>
         ) : (
           <>
@@ -203,12 +204,12 @@ export function PhotosSection({
                 </li>
               ))}
             </ul>
-            <p className="drop-hint small muted">Drop more files here to add them.</p>
+            <p className="drop-hint small muted">{t('photos.dropMore')}</p>
           </>
         )}
         {dragging && (
           <div className="drop-overlay" aria-hidden="true">
-            Drop to add to this session
+            {t('photos.dropHere')}
           </div>
         )}
       </div>
@@ -230,12 +231,12 @@ function hasFiles(e: DragEvent): boolean {
   return !!types && Array.from(types).includes('Files');
 }
 
-const STATUS_TEXT: Record<UploadStatus, string> = {
-  queued: 'Waiting',
-  reading: 'Reading',
-  uploading: 'Uploading…',
-  done: 'Added',
-  error: 'Failed',
+const STATUS_TEXT: Record<UploadStatus, MessageKey> = {
+  queued: 'upload.queued',
+  reading: 'upload.reading',
+  uploading: 'upload.uploading',
+  done: 'upload.done',
+  error: 'upload.error',
 };
 
 function UploadRow({ item }: { item: UploadItem }) {
@@ -245,7 +246,7 @@ function UploadRow({ item }: { item: UploadItem }) {
         <span className="upload-name">{item.name}</span>
         <span className="muted">{formatBytes(item.size)}</span>
         <span className="upload-status">
-          {STATUS_TEXT[item.status]}
+          {t(STATUS_TEXT[item.status])}
           {item.status === 'reading' ? ` ${Math.round(item.progress * 100)}%` : ''}
         </span>
       </div>
@@ -253,7 +254,7 @@ function UploadRow({ item }: { item: UploadItem }) {
         <progress
           max={1}
           value={item.status === 'uploading' ? undefined : item.progress}
-          aria-label={`Progress of ${item.name}`}
+          aria-label={t('photos.progressOf', { name: item.name })}
         />
       )}
       {item.error && (
@@ -281,7 +282,7 @@ function PhotoTile({
   // the thumbnail is a separate file from the original.
   const problem =
     verify && verify !== 'ok'
-      ? { code: verify === 'missing' ? 'artifact_missing' : 'artifact_corrupt', message: `The original file is ${verify}` }
+      ? { code: verify === 'missing' ? 'artifact_missing' : 'artifact_corrupt', message: t(verify === 'missing' ? 'photos.originalMissing' : 'photos.originalCorrupt') }
       : thumb.kind === 'error'
         ? { code: thumb.error.code, message: thumb.error.message }
         : null;
@@ -304,7 +305,7 @@ function PhotoTile({
         ) : thumb.kind === 'ok' ? (
           <img src={thumb.url} alt={artifact.caption ?? artifact.file_name} data-testid="photo-thumb" loading="lazy" />
         ) : thumb.kind === 'loading' ? (
-          <div className="thumb-loading" aria-label="Loading thumbnail" />
+          <div className="thumb-loading" aria-label={t('chat.loadingThumb')} />
         ) : (
           <div className="thumb-broken" />
         )}
@@ -314,7 +315,7 @@ function PhotoTile({
           </span>
         )}
         {verify === 'ok' && (
-          <span className="ok-badge" data-testid="photo-verified" title="Verified: matches its checksum">
+          <span className="ok-badge" data-testid="photo-verified" title={t('photos.verified')}>
             ✓
           </span>
         )}

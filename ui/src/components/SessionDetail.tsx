@@ -2,9 +2,10 @@ import { useCallback, useEffect, useState } from 'react';
 import { api, LANGUAGES, type Artifact, type BlobStatus, type SessionDetail as Detail, type VerifyReport } from '../api';
 import { downloadBlob, formatTimestamp, slug } from '../files';
 import { toApiError, type ApiError } from '../transport';
-import { ErrorMessage, StatusBadge } from './common';
+import { artifactProblemLabel, ErrorMessage, StatusBadge } from './common';
 import { DiagnosisSection } from './Diagnosis';
 import { PhotosSection } from './Photos';
+import { t } from '../i18n';
 
 type DeleteStep =
   | { step: 'idle' }
@@ -81,7 +82,7 @@ export function SessionDetailView({
       const data = await api.sessionExport(sessionId);
       const name = `servicedesk-session-${slug(data.session.complaint)}-${sessionId.slice(0, 8)}.json`;
       downloadBlob(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }), name);
-      setExportNote(`Exported as ${name}`);
+      setExportNote(t('detail.exportedAs', { name }));
     } catch (e) {
       setExportError(toApiError(e));
     }
@@ -93,8 +94,8 @@ export function SessionDetailView({
       const r = await api.sessionDelete(sessionId, purge);
       onDeleted(
         purge
-          ? `Session deleted with its photos (${r.purged_artifacts} stored file${r.purged_artifacts === 1 ? '' : 's'} removed).`
-          : 'Session deleted.',
+          ? t('detail.deletedPurged', { n: r.purged_artifacts })
+          : t('detail.deleted'),
       );
     } catch (e) {
       const err = toApiError(e);
@@ -112,7 +113,7 @@ export function SessionDetailView({
   if (!detail) {
     return (
       <div className="detail loading" data-testid="session-detail-loading">
-        Loading session…
+        {t('detail.loading')}
       </div>
     );
   }
@@ -130,19 +131,19 @@ export function SessionDetailView({
           <h2 data-testid="detail-complaint">{s.complaint}</h2>
           <div className="detail-sub">
             <StatusBadge status={s.status} />
-            <span className="chip" data-testid="detail-language" title="Conversation language">
+            <span className="chip" data-testid="detail-language" title={t('detail.languageTitle')}>
               {languageLabel}
             </span>
-            <span className="muted">Opened {formatTimestamp(s.created_at)}</span>
-            <span className="muted">· Updated {formatTimestamp(s.updated_at)}</span>
+            <span className="muted">{t('detail.opened', { when: formatTimestamp(s.created_at) })}</span>
+            <span className="muted">· {t('sessions.updated', { when: formatTimestamp(s.updated_at) })}</span>
           </div>
         </div>
         <div className="detail-actions">
           <button type="button" className="btn" data-testid="verify-button" onClick={runVerify} disabled={verifyBusy}>
-            {verifyBusy ? 'Verifying…' : 'Verify photos'}
+            {verifyBusy ? t('detail.verifying') : t('detail.verify')}
           </button>
           <button type="button" className="btn" data-testid="export-button" onClick={runExport}>
-            Export
+            {t('detail.export')}
           </button>
           <button
             type="button"
@@ -151,7 +152,7 @@ export function SessionDetailView({
             onClick={() => setDel({ step: 'confirm' })}
             disabled={del.step === 'busy'}
           >
-            Delete
+            {t('detail.delete')}
           </button>
         </div>
       </div>
@@ -165,36 +166,35 @@ export function SessionDetailView({
       )}
 
       {del.step !== 'idle' && (
-        <div className="confirm-box" role="alertdialog" aria-label="Delete session" data-testid="delete-confirm">
+        <div className="confirm-box" role="alertdialog" aria-label={t('detail.deleteSession')} data-testid="delete-confirm">
           {del.step === 'confirm' && (
             <>
               <p>
-                Delete this session? Its record and conversation are removed for good. This cannot be undone.
+                {t('detail.deleteConfirm')}
               </p>
               <div className="form-actions">
                 <button type="button" className="btn" onClick={() => setDel({ step: 'idle' })}>
-                  Cancel
+                  {t('common.cancel')}
                 </button>
                 <button type="button" className="btn danger" data-testid="delete-confirm-button" onClick={() => runDelete(false)}>
-                  Delete session
+                  {t('detail.deleteSession')}
                 </button>
               </div>
             </>
           )}
-          {del.step === 'busy' && <p>Deleting…</p>}
+          {del.step === 'busy' && <p>{t('detail.deleting')}</p>}
           {del.step === 'needs-purge' && (
             <>
               <ErrorMessage error={del.error} testId="delete-error" />
               <p>
-                This session has {s.artifact_count} photo{s.artifact_count === 1 ? '' : 's'}/file
-                {s.artifact_count === 1 ? '' : 's'}. Deleting it with its photos removes them from this computer too.
+                {t('detail.hasPhotos', { n: s.artifact_count })}
               </p>
               <div className="form-actions">
                 <button type="button" className="btn" onClick={() => setDel({ step: 'idle' })}>
-                  Keep session
+                  {t('detail.keep')}
                 </button>
                 <button type="button" className="btn danger" data-testid="delete-purge-button" onClick={() => runDelete(true)}>
-                  Delete with photos (purge)
+                  {t('detail.purge')}
                 </button>
               </div>
             </>
@@ -204,7 +204,7 @@ export function SessionDetailView({
               <ErrorMessage error={del.error} testId="delete-error" />
               <div className="form-actions">
                 <button type="button" className="btn" onClick={() => setDel({ step: 'idle' })}>
-                  Close
+                  {t('common.close')}
                 </button>
               </div>
             </>
@@ -218,7 +218,7 @@ export function SessionDetailView({
           {verify && (
             <>
               <div className="card-head">
-                <h3>Photo check</h3>
+                <h3>{t('detail.photoCheck')}</h3>
                 <span
                   className={`badge ${verify.ok === verify.checked ? 'ok' : 'bad'}`}
                   data-testid="verify-summary"
@@ -226,19 +226,19 @@ export function SessionDetailView({
                   data-checked={verify.checked}
                 >
                   {verify.checked === 0
-                    ? 'No files to check'
+                    ? t('detail.noFiles')
                     : verify.ok === verify.checked
-                      ? `All ${verify.checked} file${verify.checked === 1 ? '' : 's'} OK`
-                      : `${verify.checked - verify.ok} of ${verify.checked} damaged`}
+                      ? t('detail.allOk', { n: verify.checked })
+                      : t('detail.damaged', { bad: verify.checked - verify.ok, n: verify.checked })}
                 </span>
                 <button type="button" className="btn link" onClick={() => setVerify(null)}>
-                  Hide
+                  {t('common.hide')}
                 </button>
               </div>
               <ul className="verify-list">
                 {verify.results.map((r) => (
                   <li key={r.artifact_id} data-testid="verify-result" data-status={r.status} data-file-name={r.file_name}>
-                    <span className={`badge integrity-${r.status}`}>{r.status === 'ok' ? 'OK' : r.status === 'missing' ? 'Missing' : 'Corrupt'}</span>
+                    <span className={`badge integrity-${r.status}`}>{r.status === 'ok' ? t('integrity.ok') : artifactProblemLabel(r.status)}</span>
                     <span className="verify-name">{r.file_name}</span>
                     <code className="muted small" title={r.sha256}>
                       {r.sha256.slice(0, 12)}
@@ -251,26 +251,26 @@ export function SessionDetailView({
         </section>
       )}
 
-      <section className="card unit" aria-label="Unit and customer">
+      <section className="card unit" aria-label={t('detail.unitAndCustomer')}>
         <dl className="facts grid" data-testid="unit-info">
-          <dt>Customer</dt>
+          <dt>{t('unit.customer')}</dt>
           <dd data-testid="detail-customer">{s.customer ?? '—'}</dd>
-          <dt>Technician</dt>
+          <dt>{t('unit.technician')}</dt>
           <dd data-testid="detail-technician">{s.technician ?? '—'}</dd>
-          <dt>Make / model</dt>
+          <dt>{t('unit.makeModel')}</dt>
           <dd data-testid="detail-make-model">{u.make_model ?? '—'}</dd>
-          <dt>VIN</dt>
+          <dt>{t('unit.vin')}</dt>
           <dd className="mono" data-testid="detail-vin">
             {u.vin ?? '—'}
           </dd>
-          <dt>Plate</dt>
+          <dt>{t('unit.plate')}</dt>
           <dd className="mono" data-testid="detail-plate">
             {u.plate ?? '—'}
           </dd>
-          <dt>Odometer</dt>
-          <dd data-testid="detail-odometer">{u.odometer != null ? `${u.odometer.toLocaleString()} mi` : '—'}</dd>
-          <dt>Engine hours</dt>
-          <dd data-testid="detail-engine-hours">{u.engine_hours != null ? `${u.engine_hours} h` : '—'}</dd>
+          <dt>{t('unit.odometer')}</dt>
+          <dd data-testid="detail-odometer">{u.odometer != null ? t('unit.miles', { n: u.odometer.toLocaleString() }) : '—'}</dd>
+          <dt>{t('unit.engineHours')}</dt>
+          <dd data-testid="detail-engine-hours">{u.engine_hours != null ? t('unit.hours', { n: u.engine_hours }) : '—'}</dd>
         </dl>
       </section>
 

@@ -3,8 +3,9 @@ import { api, SESSION_STATUSES, type Session, type SessionStatus } from '../api'
 import { formatTimestamp } from '../files';
 import { useDebounced } from '../hooks';
 import { toApiError, type ApiError } from '../transport';
-import { ErrorMessage, StatusBadge } from './common';
+import { ErrorMessage, StatusBadge, statusLabel } from './common';
 import { NewSessionForm } from './NewSessionForm';
+import { t } from '../i18n';
 
 type StatusFilter = 'all' | SessionStatus;
 
@@ -63,22 +64,22 @@ export function SessionsPane({
         <input
           type="search"
           className="search"
-          placeholder="Search complaint, customer, VIN, plate…"
-          aria-label="Search sessions"
+          placeholder={t('sessions.searchPlaceholder')}
+          aria-label={t('sessions.search')}
           data-testid="session-search"
           value={query}
           onChange={(e) => setQuery(e.target.value)}
         />
         <select
-          aria-label="Filter by status"
+          aria-label={t('sessions.filterStatus')}
           data-testid="status-filter"
           value={status}
           onChange={(e) => setStatus(e.target.value as StatusFilter)}
         >
-          <option value="all">All statuses</option>
+          <option value="all">{t('sessions.allStatuses')}</option>
           {SESSION_STATUSES.map((s) => (
             <option key={s} value={s}>
-              {s[0].toUpperCase() + s.slice(1)}
+              {statusLabel(s)}
             </option>
           ))}
         </select>
@@ -89,7 +90,7 @@ export function SessionsPane({
           onClick={() => setShowForm((v) => !v)}
           aria-expanded={showForm}
         >
-          {showForm ? 'Close' : 'New session'}
+          {showForm ? t('common.close') : t('sessions.new')}
         </button>
       </div>
 
@@ -108,11 +109,10 @@ export function SessionsPane({
       <div className="list-meta" aria-live="polite">
         {sessions && (
           <span data-testid="sessions-count">
-            {sessions.length} session{sessions.length === 1 ? '' : 's'}
-            {filtered ? ' match' : ''}
+            {filtered ? t('sessions.countMatch', { n: sessions.length }) : t('sessions.count', { n: sessions.length })}
           </span>
         )}
-        {loading && <span className="muted"> · loading…</span>}
+        {loading && <span className="muted"> · {t('common.loading')}</span>}
       </div>
 
       <ul className="session-list" data-testid="session-list">
@@ -133,16 +133,16 @@ export function SessionsPane({
                 <StatusBadge status={s.status} />
               </div>
               <div className="row-sub">
-                <span data-testid="row-customer">{s.customer ?? 'No customer'}</span>
+                <span data-testid="row-customer">{s.customer ?? t('sessions.noCustomer')}</span>
                 <span className="sep">·</span>
-                <span data-testid="row-unit">{s.unit.make_model ?? 'Unknown unit'}</span>
+                <span data-testid="row-unit">{s.unit.make_model ?? t('sessions.unknownUnit')}</span>
               </div>
               <div className="row-foot">
                 <span title={s.updated_at} data-testid="row-updated">
-                  Updated {formatTimestamp(s.updated_at)}
+                  {t('sessions.updated', { when: formatTimestamp(s.updated_at) })}
                 </span>
                 <span className="photo-count" data-testid="row-photos" data-count={s.artifact_count}>
-                  {s.artifact_count} photo{s.artifact_count === 1 ? '' : 's'}
+                  {t('sessions.photos', { n: s.artifact_count })}
                 </span>
               </div>
             </button>
@@ -151,7 +151,7 @@ export function SessionsPane({
       </ul>
       {sessions && sessions.length === 0 && (
         <p className="empty" data-testid="sessions-empty">
-          {filtered ? 'No sessions match the search or filter.' : 'No sessions yet. Start one with “New session”.'}
+          {filtered ? t('sessions.noMatch') : t('sessions.empty')}
         </p>
       )}
     </aside>

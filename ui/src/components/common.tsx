@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import type { SessionStatus } from '../api';
 import type { ApiError } from '../transport';
+import { t, type MessageKey } from '../i18n';
 
 /** A backend (or transport) error, shown to the person with its code. */
 export function ErrorMessage({
@@ -22,16 +23,22 @@ export function ErrorMessage({
   );
 }
 
-const STATUS_LABEL: Record<string, string> = {
-  open: 'Open',
-  escalated: 'Escalated',
-  finalized: 'Finalized',
+const STATUS_LABEL: Record<string, MessageKey> = {
+  open: 'status.open',
+  escalated: 'status.escalated',
+  finalized: 'status.finalized',
 };
+
+/** A session status as a person reads it. */
+export function statusLabel(status: string): string {
+  const k = STATUS_LABEL[status];
+  return k ? t(k) : status;
+}
 
 export function StatusBadge({ status }: { status: SessionStatus | string }) {
   return (
     <span className={`badge status-${status}`} data-testid="status-badge" data-status={status}>
-      {STATUS_LABEL[status] ?? status}
+      {statusLabel(status)}
     </span>
   );
 }
@@ -41,12 +48,12 @@ export function artifactProblemLabel(code: string): string {
   switch (code) {
     case 'artifact_missing':
     case 'missing':
-      return 'Missing';
+      return t('integrity.missing');
     case 'artifact_corrupt':
     case 'corrupt':
-      return 'Corrupt';
+      return t('integrity.corrupt');
     default:
-      return 'Unavailable';
+      return t('integrity.unavailable');
   }
 }
 
