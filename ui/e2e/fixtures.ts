@@ -51,3 +51,25 @@ export async function openSession(page: Page, complaint: string): Promise<void> 
   await rowFor(page, complaint).click();
   await expect(page.getByTestId('detail-complaint')).toHaveText(complaint);
 }
+
+/** A whole diagnosis through the api (no UI): complaint, isolation, labor, a written report. */
+export async function diagnoseToReport(request: APIRequestContext, sessionId: string, url = serverUrl()): Promise<void> {
+  for (const text of ["roof vent fan doesn't work", 'panel fuse blown', 'make it 1.5', 'write the report']) {
+    const r = await request.post(`${url}/api/chat_turn`, { data: { session_id: sessionId, text } });
+    if (!r.ok()) throw new Error(`chat_turn "${text}": ${r.status()} ${await r.text()}`);
+  }
+}
+
+/** True when the backend knows the command (older builds answer unknown_command). */
+export async function backendHas(request: APIRequestContext, command: string, url = serverUrl()): Promise<boolean> {
+  const r = await request.post(`${url}/api/${command}`, { data: {} });
+  if (r.ok()) return true;
+  const body = await r.json().catch(() => ({}));
+  return body.code !== 'unknown_command';
+}
+
+/** Today as YYYY-MM-DD in this machine's zone (the date inputs' format). */
+export function today(): string {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}

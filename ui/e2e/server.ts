@@ -20,7 +20,7 @@ export interface RunningServer {
 }
 
 /** Spawns the backend on a free port and resolves once it prints its address. */
-export async function startServer(extraArgs: string[] = [], dataDir?: string): Promise<RunningServer> {
+export async function startServer(extraArgs: string[] = [], dataDir?: string, env: Record<string, string> = {}): Promise<RunningServer> {
   const bin = backendBinary();
   if (!existsSync(bin)) {
     throw new Error(`backend binary not found at ${bin}: run \`cargo build --bin servicedesk\` in the repo root, or set SERVICEDESK_BIN`);
@@ -35,7 +35,7 @@ export async function startServer(extraArgs: string[] = [], dataDir?: string): P
   const child = spawn(bin, ['--data-dir', dir, 'serve', '--port', '0', '--ui-dir', 'dist', ...extraArgs], {
     cwd: UI_DIR,
     stdio: ['ignore', 'pipe', log],
-    env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'warn' },
+    env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'warn', ...env },
   });
 
   const url = await new Promise<string>((resolveUrl, reject) => {

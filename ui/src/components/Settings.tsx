@@ -64,6 +64,8 @@ function PortalSettingsForm() {
       setUrlError(toApiError(e));
     } finally {
       setBusy(null);
+      // The button was disabled while saving: put focus back where the person was.
+      setTimeout(() => document.getElementById(`${id}-url`)?.focus(), 0);
     }
   }
 
@@ -86,6 +88,7 @@ function PortalSettingsForm() {
       setTokenError(toApiError(e));
     } finally {
       setBusy(null);
+      setTimeout(() => document.getElementById(`${id}-token`)?.focus(), 0);
     }
   }
 

@@ -87,17 +87,21 @@ export function Modal({
     const el = box.current;
     const first = el?.querySelector<HTMLElement>('[data-autofocus], input, select, textarea');
     (first ?? el)?.focus();
+    // Escape closes also when focus fell out of the dialog (a button that went disabled while busy).
+    const onEscape = (e: globalThis.KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        e.stopPropagation();
+        onCloseRef.current();
+      }
+    };
+    window.addEventListener('keydown', onEscape);
     return () => {
+      window.removeEventListener('keydown', onEscape);
       if (opener && document.contains(opener)) opener.focus();
     };
   }, []);
 
   function onKeyDown(e: KeyboardEvent<HTMLDivElement>) {
-    if (e.key === 'Escape') {
-      e.stopPropagation();
-      onCloseRef.current();
-      return;
-    }
     if (e.key !== 'Tab' || !box.current) return;
     const items = Array.from(
       box.current.querySelectorAll<HTMLElement>('a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex="0"]'),
