@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { api, type Artifact } from './api';
 import { dataUrl } from './files';
 import { type ApiError, toApiError } from './transport';
@@ -15,11 +15,36 @@ export function useDebounced<T>(value: T, delayMs: number): T {
 
 export type ThumbState = { kind: 'loading' } | { kind: 'ok'; url: string } | { kind: 'error'; error: ApiError };
 
-/** An artifact's thumbnail as a data URL, loaded (and verified by the core) once per artifact. */
-export function useThumbnail(artifact: Pick<Artifact, 'id' | 'thumbnail'>): ThumbState {
+/**
+ * True once the element has come near the viewport (and from then on), so a
+ * long gallery loads only the thumbnails someone scrolls to. Without
+ * IntersectionObserver (old webviews, jsdom) everything counts as seen.
+ */
+export function useSeen<T extends Element>(margin = '200px'): [RefObject<T>, boolean] {
+  const ref = useRef<T>(null);
+  const [seen, setSeen] = useState(() => typeof IntersectionObserver === 'undefined');
+  useEffect(() => {
+    if (seen || !ref.current) return;
+    const io = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) {
+          setSeen(true);
+          io.disconnect();
+        }
+      },
+      { rootMargin: margin },
+    );
+    io.observe(ref.current);
+    return () => io.disconnect();
+  }, [seen, margin]);
+  return [ref, seen];
+}
+
+/** An artifact's thumbnail as a data URL, loaded (and verified by the core) once per artifact; not before `enabled`. */
+export function useThumbnail(artifact: Pick<Artifact, 'id' | 'thumbnail'>, enabled = true): ThumbState {
   const [thumb, setThumb] = useState<ThumbState>({ kind: 'loading' });
   useEffect(() => {
-    if (artifact.thumbnail === 'none') return;
+    if (artifact.thumbnail === 'none' || !enabled) return;
     let alive = true;
     setThumb({ kind: 'loading' });
     api.artifactContent(artifact.id, true).then(
@@ -29,6 +54,6 @@ export function useThumbnail(artifact: Pick<Artifact, 'id' | 'thumbnail'>): Thum
     return () => {
       alive = false;
     };
-  }, [artifact.id, artifact.thumbnail]);
+  }, [artifact.id, artifact.thumbnail, enabled]);
   return thumb;
 }

@@ -4,7 +4,7 @@ import { formatBytes, MAX_FILE_BYTES, readFileBase64 } from '../files';
 import { ApiError, toApiError } from '../transport';
 import { artifactProblemLabel } from './common';
 import { PhotoOverlay } from './PhotoOverlay';
-import { useThumbnail } from '../hooks';
+import { useSeen, useThumbnail } from '../hooks';
 import { t, type MessageKey } from '../i18n';
 
 type UploadStatus = 'queued' | 'reading' | 'uploading' | 'done' | 'error';
@@ -276,7 +276,9 @@ function PhotoTile({
   verify: BlobStatus | undefined;
   onOpen: () => void;
 }) {
-  const thumb = useThumbnail(artifact);
+  // A long gallery loads only the thumbnails that come into view.
+  const [tile, seen] = useSeen<HTMLButtonElement>();
+  const thumb = useThumbnail(artifact, seen);
 
   // A problem found by "Verify photos" outranks a thumbnail that still loads:
   // the thumbnail is a separate file from the original.
@@ -289,6 +291,7 @@ function PhotoTile({
 
   return (
     <button
+      ref={tile}
       type="button"
       className={`photo-tile${problem ? ' has-problem' : ''}`}
       data-testid="photo-tile"
