@@ -90,9 +90,11 @@ test('watch a report go from pending to synced against the test portal', async (
 
 test('outbox: a rejected report and a conflict with both revisions, each with Retry', async ({ page, request }, testInfo) => {
   const complaint = unique('Outbox fan dead');
+  await outboxIdle(request);
+  // The portal's report ids before this session (its id is derived from the session's by the core).
+  const before = new Set(Object.keys((await portal!.stats()).reports));
   const sessionId = await newDiagnosedSession(request, complaint);
   await outboxIdle(request);
-  const before = new Set(Object.keys((await portal!.stats()).reports));
 
   // The portal rejects the next write with 422: the item fails, with its reason.
   await portal!.control('faults', { force: ['reject422'] });
