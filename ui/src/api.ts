@@ -281,6 +281,8 @@ export interface ReportFinalizeInput {
   complaint?: string;
   cause?: string;
   correction?: string;
+  /** The translated paragraphs, for a session in another language. */
+  translation?: { complaint?: string; cause?: string; correction?: string };
 }
 
 export interface ReportFinalized {
@@ -721,7 +723,11 @@ export const api = {
     }),
 
   /** A new report revision from the current report with the edits given; queued for the portal. */
-  reportFinalize: (input: ReportFinalizeInput) => call<ReportFinalized>('report_finalize', compact(input)),
+  reportFinalize: ({ translation, ...input }: ReportFinalizeInput) =>
+    call<ReportFinalized>('report_finalize', {
+      ...compact(input),
+      ...(translation && Object.keys(compact(translation)).length > 0 ? { translation: compact(translation) } : {}),
+    }),
 
   syncStatus: () => call<SyncStatus>('sync_status', {}),
 

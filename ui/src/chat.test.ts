@@ -176,6 +176,8 @@ describe('report finalize and export helpers', () => {
     const body = 'Complaint:\nFan dead.\n\nCause:\nFuse open.\n\nCorrection:\nReplaced fuse.\n\n--- TRANSLATION ---\nQueja:\nVentilador.\n';
     const c = reportThreeC(body);
     expect(c).toEqual({ complaint: 'Fan dead.', cause: 'Fuse open.', correction: 'Replaced fuse.' });
+    expect(reportThreeC(body, true)).toEqual({ complaint: 'Ventilador.', cause: '', correction: '' });
+    expect(reportThreeC('Complaint:\nx\n', true)).toEqual({ complaint: '', cause: '', correction: '' });
     expect(reportThreeC('Жалоба:\nНе дует.\n\nПричина:\nПредохранитель.\n')).toEqual({ complaint: 'Не дует.', cause: 'Предохранитель.', correction: '' });
     expect(threeCEdits(c, { ...c, cause: ' Fuse open at the panel. ' })).toEqual({ cause: 'Fuse open at the panel.' });
     expect(threeCEdits(c, c)).toEqual({});

@@ -256,12 +256,22 @@ export interface ThreeC {
   correction: string;
 }
 
-/** The report's Complaint / Cause / Correction paragraphs (the first block: English), '' where absent. */
-export function reportThreeC(body: string): ThreeC {
+/**
+ * The report's Complaint / Cause / Correction paragraphs, '' where absent: of
+ * the first block (English), or with `translation` of the block after the
+ * "--- TRANSLATION ---" divider (a session in another language).
+ */
+export function reportThreeC(body: string, translation = false): ThreeC {
   const out: ThreeC = { complaint: '', cause: '', correction: '' };
   const seen = new Set<string>();
+  let inTranslation = false;
   for (const s of reportSections(body)) {
-    if (s.divider) break;
+    if (s.divider) {
+      if (!translation || inTranslation) break;
+      inTranslation = true;
+      continue;
+    }
+    if (translation && !inTranslation) continue;
     const title = (s.title ?? '').trim().toLowerCase();
     for (const k of Object.keys(HEADINGS) as (keyof ThreeC)[]) {
       if (!seen.has(k) && HEADINGS[k].includes(title)) {

@@ -472,29 +472,43 @@ function FinalizeForm({
   onFinalized: (message: string) => void;
 }) {
   const original = useMemo(() => reportThreeC(body), [body]);
+  const originalTr = useMemo(() => reportThreeC(body, true), [body]);
+  const hasTranslation = originalTr.complaint !== '' || originalTr.cause !== '' || originalTr.correction !== '';
   const [edited, setEdited] = useState<ThreeC>(original);
+  const [editedTr, setEditedTr] = useState<ThreeC>(originalTr);
   const [error, setError] = useState<ApiError | null>(null);
-  const [fieldError, setFieldError] = useState<Partial<Record<keyof ThreeC, string>>>({});
+  const [fieldError, setFieldError] = useState<Record<string, string | undefined>>({});
   const [busy, setBusy] = useState(false);
   const id = useId();
   const form = useRef<HTMLFormElement>(null);
 
   useEffect(() => setEdited(original), [original]);
+  useEffect(() => setEditedTr(originalTr), [originalTr]);
   useEffect(() => {
     form.current?.querySelector('textarea')?.focus();
   }, []);
 
   async function finalize() {
     const emptied = emptiedThreeC(original, edited);
-    if (emptied.length > 0) {
-      setFieldError(Object.fromEntries(emptied.map((k) => [k, t('report.fieldEmpty')])));
+    const emptiedTr = hasTranslation ? emptiedThreeC(originalTr, editedTr) : [];
+    if (emptied.length > 0 || emptiedTr.length > 0) {
+      setFieldError(
+        Object.fromEntries([
+          ...emptied.map((k) => [k, t('report.fieldEmpty')]),
+          ...emptiedTr.map((k) => [`tr-${k}`, t('report.fieldEmpty')]),
+        ]),
+      );
       return;
     }
     setFieldError({});
     setBusy(true);
     setError(null);
     try {
-      const r = await api.reportFinalize({ session_id: sessionId, ...threeCEdits(original, edited) });
+      const r = await api.reportFinalize({
+        session_id: sessionId,
+        ...threeCEdits(original, edited),
+        ...(hasTranslation ? { translation: threeCEdits(originalTr, editedTr) } : {}),
+      });
       notifySyncChanged();
       onFinalized(r.queued ? t('report.finalizedQueued', { revision: r.revision }) : t('report.finalized', { revision: r.revision }));
     } catch (e) {
@@ -522,6 +536,7 @@ function FinalizeForm({
       }}
     >
       <p className="muted small">{t('report.finalizeHint')}</p>
+      {hasTranslation && <h5 className="finalize-block">{t('report.englishBlock')}</h5>}
       {fields.map(({ k, label }) => (
         <div className="field" key={k}>
           <label htmlFor={`${id}-${k}`}>{t(label)}</label>
@@ -546,6 +561,34 @@ function FinalizeForm({
           )}
         </div>
       ))}
+      {hasTranslation && (
+        <>
+          <h5 className="finalize-block">{t('report.translationBlock')}</h5>
+          {fields.map(({ k, label }) => (
+            <div className="field" key={`tr-${k}`}>
+              <label htmlFor={`${id}-tr-${k}`}>{t(label)}</label>
+              <textarea
+                id={`${id}-tr-${k}`}
+                rows={k === 'complaint' ? 2 : 3}
+                value={editedTr[k]}
+                onChange={(e) => {
+                  const v = e.target.value;
+                  setEditedTr((x) => ({ ...x, [k]: v }));
+                  setFieldError((f) => ({ ...f, [`tr-${k}`]: undefined }));
+                }}
+                aria-invalid={fieldError[`tr-${k}`] ? true : undefined}
+                aria-describedby={fieldError[`tr-${k}`] ? `${id}-tr-${k}-err` : undefined}
+                data-testid={`finalize-tr-${k}`}
+              />
+              {fieldError[`tr-${k}`] && (
+                <div id={`${id}-tr-${k}-err`} className="field-error" role="alert" data-testid={`finalize-tr-${k}-error`}>
+                  {fieldError[`tr-${k}`]}
+                </div>
+              )}
+            </div>
+          ))}
+        </>
+      )}
       <div className="finalize-actions">
         <button type="submit" className="btn primary" disabled={busy} aria-busy={busy} data-testid="report-finalize">
           {busy ? t('report.finalizing') : t('report.finalize')}

@@ -582,3 +582,30 @@ describe('long histories', () => {
     expect(rendered[0].getAttribute('aria-setsize')).toBe('500');
   });
 });
+
+describe('report of a session in another language', () => {
+  it('edits the translated paragraphs too and sends them as translation', async () => {
+    const body =
+      'Complaint:\nRoof vent fan dead\n\nCause:\nFan fuse open.\n\n--- TRADUCCIÓN ---\n\nQueja:\nEl ventilador no funciona\n\nCausa:\nFusible abierto.\n';
+    const finalized: any[] = [];
+    const { root } = await open({
+      report_list: () => ({ reports: [{ revision: 1, language: 'es', format: 'markdown', body, created_at: '2026-11-23T10:00:00Z' }] }),
+      report_finalize: (p: any) => {
+        finalized.push(p);
+        return { revision: 2, file_name: 'r2.pdf', created_at: '2026-11-23T11:00:00Z', queued: true };
+      },
+    });
+    await say(root, 'roof vent fan');
+    await say(root, 'panel fuse blown');
+    await say(root, 'write the report');
+    click(await waitFor(() => byTestId(root, 'report-edit')));
+    const form = await waitFor(() => byTestId(root, 'finalize-form'));
+    expect((byTestId(form, 'finalize-cause') as HTMLTextAreaElement).value).toBe('Fan fuse open.');
+    const trCause = byTestId(form, 'finalize-tr-cause') as HTMLTextAreaElement;
+    expect(trCause.value).toBe('Fusible abierto.');
+    typeInto(trCause, 'Fusible del panel de 12 V abierto.');
+    click(byTestId(form, 'report-finalize'));
+    await waitFor(() => finalized.length === 1);
+    expect(finalized[0]).toEqual({ session_id: expect.any(String), translation: { cause: 'Fusible del panel de 12 V abierto.' } });
+  });
+});

@@ -200,7 +200,7 @@ export function PhotosSection({
             <ul className="photo-grid" data-testid="photo-grid">
               {artifacts.map((a, i) => (
                 <li key={a.id}>
-                  <PhotoTile artifact={a} verify={verifyStatus[a.id]} onOpen={() => setOpenIndex(i)} />
+                  <PhotoTile artifact={a} verify={verifyStatus[a.id]} onOpen={() => setOpenIndex(i)} eager={i < EAGER_THUMBS} />
                 </li>
               ))}
             </ul>
@@ -267,18 +267,23 @@ function UploadRow({ item }: { item: UploadItem }) {
 }
 
 
+/** The first tiles load their thumbnails at once; further ones when they come near the viewport. */
+const EAGER_THUMBS = 24;
+
 function PhotoTile({
   artifact,
   verify,
   onOpen,
+  eager,
 }: {
   artifact: Artifact;
   verify: BlobStatus | undefined;
   onOpen: () => void;
+  eager: boolean;
 }) {
   // A long gallery loads only the thumbnails that come into view.
   const [tile, seen] = useSeen<HTMLButtonElement>();
-  const thumb = useThumbnail(artifact, seen);
+  const thumb = useThumbnail(artifact, eager || seen);
 
   // A problem found by "Verify photos" outranks a thumbnail that still loads:
   // the thumbnail is a separate file from the original.

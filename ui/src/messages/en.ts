@@ -585,6 +585,8 @@ export const en = {
   'orders.hasArrears': 'Has arrears',
   'orders.noArrears': 'No arrears',
   'rules.openEnded': 'v{v} from {from} (open-ended)',
+  'report.englishBlock': 'English report',
+  'report.translationBlock': 'Translation',
 };
 
 export type MessageKey = keyof typeof en;

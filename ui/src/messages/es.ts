@@ -583,4 +583,6 @@ export const es: Messages = {
   'orders.hasArrears': 'Tiene deudas',
   'orders.noArrears': 'Sin deudas',
   'rules.openEnded': 'v{v} desde {from} (sin fin)',
+  'report.englishBlock': 'Informe en inglés',
+  'report.translationBlock': 'Traducción',
 };

@@ -583,4 +583,6 @@ export const ru: Messages = {
   'orders.hasArrears': 'Есть долг',
   'orders.noArrears': 'Долгов нет',
   'rules.openEnded': 'v{v} с {from} (бессрочно)',
+  'report.englishBlock': 'Отчёт на английском',
+  'report.translationBlock': 'Перевод',
 };
