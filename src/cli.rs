@@ -47,9 +47,12 @@ enum Command {
     /// Check the diagnostic procedure catalog
     #[command(subcommand)]
     Procedures(ProceduresCmd),
-    /// List and export a session's final report revisions
+    /// List, finalize and export a session's final report revisions
     #[command(subcommand)]
     Report(ReportCmd),
+    /// A manager's export: reports of a date range as CSV + PDFs (or a ZIP)
+    #[command(subcommand)]
+    Export(crate::cli_export::ExportCmd),
     /// Import, list and search the local knowledge store
     #[command(subcommand)]
     Knowledge(KnowledgeCmd),
@@ -171,11 +174,16 @@ enum ReportCmd {
         #[arg(long)]
         json: bool,
     },
-    /// Write a report revision as Markdown (the newest unless --revision)
+    /// Finalize the session's current report as a new revision and queue it for the portal
+    Finalize(crate::cli_export::FinalizeArgs),
+    /// Write a report revision as Markdown, JSON or PDF (the newest unless --revision)
     Export {
         session_id: String,
         #[arg(long)]
         revision: Option<u32>,
+        /// markdown, json or pdf
+        #[arg(long, default_value = "markdown")]
+        format: String,
         /// Write to this file (or into this directory under the report's own name)
         /// instead of standard output
         #[arg(long, value_name = "PATH")]
@@ -302,6 +310,14 @@ enum DevCmd {
         #[arg(long, default_value_t = 5)]
         artifact_every: u32,
     },
+    /// Fill the store like a busy shop's year: sessions with a short
+    /// diagnosis each and small real photos (for size and memory checks)
+    SeedScale {
+        #[arg(long, default_value_t = 1000)]
+        sessions: u32,
+        #[arg(long, default_value_t = 10)]
+        photos_per_session: u32,
+    },
 }
 
 fn parse_status(s: &str) -> Result<SessionStatus, String> {
@@ -356,6 +372,7 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
         Command::Eval(cmd) => eval(&desk, cmd).await?,
         Command::Billing(cmd) => crate::cli_billing::run(&desk, cmd).await?,
         Command::Sync(cmd) => crate::cli_sync::run(&desk, cmd).await?,
+        Command::Export(cmd) => crate::cli_export::run(&desk, cmd).await?,
         Command::Procedures(_) => unreachable!("handled before the data dir is opened"),
     };
     desk.close().await;
@@ -659,9 +676,11 @@ async fn report(desk: &Desk, cmd: ReportCmd) -> Result<ExitCode, AppError> {
                 }
             }
         }
+        ReportCmd::Finalize(args) => return crate::cli_export::finalize(desk, args).await,
         ReportCmd::Export {
             session_id,
             revision,
+            format,
             out,
             json,
         } => {
@@ -670,9 +689,24 @@ async fn report(desk: &Desk, cmd: ReportCmd) -> Result<ExitCode, AppError> {
                 api::ReportExportRequest {
                     session_id,
                     revision,
+                    format: Some(format),
                 },
             )
             .await?;
+            let bytes = if export.encoding == "base64" {
+                use base64::Engine as _;
+                base64::engine::general_purpose::STANDARD
+                    .decode(&export.content)
+                    .map_err(|e| AppError::new("internal", e.to_string()))?
+            } else {
+                export.content.clone().into_bytes()
+            };
+            if out.is_none() && export.encoding == "base64" && !json {
+                return Err(AppError::new(
+                    "invalid_input",
+                    "out: a PDF is written to a file; pass --out FILE or --out DIR",
+                ));
+            }
             let written = match out {
                 Some(path) => {
                     let path = if path.is_dir() {
@@ -680,7 +714,7 @@ async fn report(desk: &Desk, cmd: ReportCmd) -> Result<ExitCode, AppError> {
                     } else {
                         path
                     };
-                    write_atomically(&path, export.content.as_bytes())?;
+                    write_atomically(&path, &bytes)?;
                     Some(path)
                 }
                 None => None,
@@ -818,16 +852,76 @@ async fn serve_cmd(desk: &Desk, args: ServeArgs) -> Result<ExitCode, AppError> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Sessions through the real paths (a chat diagnosis to its report, photos
+/// stored and thumbnailed), each photo a distinct small PNG.
+async fn seed_scale(desk: &Desk, sessions: u32, photos: u32) -> Result<ExitCode, AppError> {
+    let script = [
+        "the roof fan does not work",
+        "the panel fuse is blown",
+        "write the report",
+    ];
+    for i in 0..sessions {
+        let session = desk
+            .new_session(NewSession {
+                complaint: format!("roof fan does not run (unit {i})"),
+                customer: Some(format!("Customer {i}")),
+                technician: Some(["Alex", "Marta", "Ivan"][i as usize % 3].to_string()),
+                language: None,
+                unit: servicedesk::store::Unit {
+                    plate: Some(format!("SEED{i:05}")),
+                    make_model: Some("Winnebago View 24D".into()),
+                    ..Default::default()
+                },
+            })
+            .await?;
+        for p in 0..photos {
+            let n = i * photos + p;
+            let mut img = image::RgbImage::new(48, 36);
+            for (x, y, px) in img.enumerate_pixels_mut() {
+                *px = image::Rgb([
+                    (n % 251) as u8,
+                    (x * 5) as u8,
+                    ((n / 251) as u8) ^ (y as u8),
+                ]);
+            }
+            let mut bytes = std::io::Cursor::new(Vec::new());
+            image::DynamicImage::ImageRgb8(img)
+                .write_to(&mut bytes, image::ImageFormat::Png)
+                .map_err(|e| AppError::new("internal", e.to_string()))?;
+            desk.add_artifact_bytes(
+                &session.id,
+                &format!("photo-{p}.png"),
+                bytes.into_inner(),
+                Some(format!("photo {p} of unit {i}")),
+            )
+            .await?;
+        }
+        for line in script {
+            desk.chat_turn(&session.id, line, vec![]).await?;
+        }
+        if (i + 1) % 100 == 0 {
+            eprintln!("seeded {} of {sessions} sessions", i + 1);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Commit turns one after another, each with a new state snapshot and fact,
 /// some with a file; after each commit print its sequence number. The crash
 /// test kills this at random moments and checks that every printed turn is
 /// there after a restart.
 async fn dev(desk: &Desk, cmd: DevCmd) -> Result<ExitCode, AppError> {
-    let DevCmd::WriteTurns {
-        session_id,
-        count,
-        artifact_every,
-    } = cmd;
+    let (session_id, count, artifact_every) = match cmd {
+        DevCmd::WriteTurns {
+            session_id,
+            count,
+            artifact_every,
+        } => (session_id, count, artifact_every),
+        DevCmd::SeedScale {
+            sessions,
+            photos_per_session,
+        } => return seed_scale(desk, sessions, photos_per_session).await,
+    };
     let (last_seq, mut state) = desk
         .store()
         .latest_state(&session_id)

@@ -10,6 +10,7 @@ pub mod desk;
 pub mod engine;
 pub mod export;
 pub mod knowledge;
+pub mod reports;
 pub mod serve;
 pub mod store;
 pub mod sync;

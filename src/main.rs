@@ -3,6 +3,7 @@
 
 mod cli;
 mod cli_billing;
+mod cli_export;
 mod cli_sync;
 
 fn main() -> std::process::ExitCode {

@@ -6,7 +6,10 @@
 pub mod billing;
 mod error;
 pub mod knowledge;
+pub mod reports;
 pub mod sync;
+
+pub use reports::{report_export, ReportExportRequest};
 
 use std::path::PathBuf;
 
@@ -39,6 +42,9 @@ pub const COMMANDS: &[&str] = &[
     "chat_turn",
     "report_list",
     "report_export",
+    "report_finalize",
+    "reports_export_start",
+    "reports_export_status",
     "session_context",
     "knowledge_search",
     "knowledge_sources",
@@ -409,60 +415,6 @@ pub async fn report_list(desk: &Desk, req: SessionRef) -> Result<ReportList, App
     Ok(ReportList { reports })
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ReportExportRequest {
-    pub session_id: String,
-    /// The revision to export; the newest when absent.
-    #[serde(default)]
-    pub revision: Option<u32>,
-}
-
-#[derive(Debug, Serialize)]
-pub struct ReportExport {
-    pub revision: u32,
-    pub file_name: String,
-    pub format: &'static str,
-    pub content: String,
-}
-
-/// A finalized report revision as a Markdown document.
-pub async fn report_export(
-    desk: &Desk,
-    req: ReportExportRequest,
-) -> Result<ReportExport, AppError> {
-    let session = desk.store().session(&req.session_id).await?;
-    let reports = desk.store().reports(&req.session_id).await?;
-    let found = match req.revision {
-        Some(rev) => reports.into_iter().find(|r| r.0 == rev),
-        None => reports.into_iter().last(),
-    };
-    let (revision, language, body, created_at) = found.ok_or_else(|| {
-        AppError::new(
-            "not_found",
-            match req.revision {
-                Some(rev) => format!("session {} has no report revision {rev}", req.session_id),
-                None => format!(
-                    "session {} has no final report yet: finish the diagnosis and ask for the report",
-                    req.session_id
-                ),
-            },
-        )
-    })?;
-    let report = crate::export::StoredReport {
-        revision,
-        language,
-        body,
-        created_at,
-    };
-    Ok(ReportExport {
-        revision,
-        file_name: crate::export::report_file_name(&session, revision, "md"),
-        format: "markdown",
-        content: crate::export::report_markdown(&session, &report),
-    })
-}
-
 #[derive(Debug, Serialize)]
 pub struct LastTransition {
     pub id: String,
@@ -473,6 +425,8 @@ pub struct LastTransition {
 pub struct ReportRef {
     pub revision: u32,
     pub created_at: String,
+    /// The revision's delivery to the portal.
+    pub sync: crate::reports::ReportSync,
 }
 
 /// `session_context`: the engine's view of the session plus what the store knows.
@@ -488,6 +442,7 @@ pub struct SessionContext {
 /// Where a session stands, for the app's context panel.
 pub async fn session_context(desk: &Desk, req: SessionRef) -> Result<SessionContext, AppError> {
     let (view, last, reports) = desk.session_context(&req.session_id).await?;
+    let mut sync = desk.report_sync(&req.session_id).await?;
     let last_transition = last.and_then(|t| {
         // A chat turn's trace keeps the reasons as a list.
         let why = match &t.trace["why"] {
@@ -509,6 +464,12 @@ pub async fn session_context(desk: &Desk, req: SessionRef) -> Result<SessionCont
             .map(|(revision, created_at)| ReportRef {
                 revision,
                 created_at,
+                sync: sync
+                    .remove(&revision)
+                    .unwrap_or_else(|| crate::reports::ReportSync {
+                        state: "not_queued".into(),
+                        reason: None,
+                    }),
             })
             .collect(),
     })
@@ -535,6 +496,13 @@ pub async fn dispatch(desk: &Desk, command: &str, payload: Value) -> Result<Valu
         "chat_turn" => chat_turn(desk, parse(command, payload)?).await,
         "report_list" => reply(report_list(desk, parse(command, payload)?).await?),
         "report_export" => reply(report_export(desk, parse(command, payload)?).await?),
+        "report_finalize" => reply(reports::report_finalize(desk, parse(command, payload)?).await?),
+        "reports_export_start" => {
+            reply(reports::reports_export_start(desk, parse(command, payload)?).await?)
+        }
+        "reports_export_status" => {
+            reply(reports::reports_export_status(parse(command, payload)?).await?)
+        }
         "knowledge_search" => {
             reply(knowledge::knowledge_search(desk, parse(command, payload)?).await?)
         }

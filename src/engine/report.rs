@@ -3,6 +3,8 @@
 //! first; a full translation follows `--- TRANSLATION ---` when the session
 //! language is not English.
 
+use serde::{Deserialize, Serialize};
+
 use super::catalog::{fmt_tenths, Finding, Procedure};
 
 pub const TRANSLATION_SEPARATOR: &str = "--- TRANSLATION ---";
@@ -44,7 +46,10 @@ pub fn labor_lines(finding: &Finding, total: u32, lang: &str) -> Vec<(String, u3
     lines
 }
 
-struct Headings {
+/// The section titles and units of a report block in one language; the
+/// parser reads them back and the PDF prints them.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Headings {
     complaint: &'static str,
     cause: &'static str,
     correction: &'static str,
@@ -58,7 +63,7 @@ struct Headings {
     unverified: &'static str,
 }
 
-fn headings(lang: &str) -> Headings {
+pub fn headings(lang: &str) -> Headings {
     match lang {
         "es" => Headings {
             complaint: "Queja",
@@ -102,6 +107,67 @@ fn headings(lang: &str) -> Headings {
     }
 }
 
+/// What a technician rewrote in the report before finalizing it: the 3C
+/// paragraphs of the English block and of the translation. Kept in the
+/// session state so every later revision keeps their words.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ReportEdits {
+    pub en: SectionEdits,
+    pub translation: SectionEdits,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SectionEdits {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub complaint: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cause: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub correction: Option<String>,
+}
+
+impl ReportEdits {
+    pub fn is_empty(&self) -> bool {
+        self.en.is_empty() && self.translation.is_empty()
+    }
+}
+
+impl SectionEdits {
+    pub fn is_empty(&self) -> bool {
+        self.complaint.is_none() && self.cause.is_none() && self.correction.is_none()
+    }
+
+    /// Later edits win field by field.
+    pub fn merge(&mut self, newer: SectionEdits) {
+        if newer.complaint.is_some() {
+            self.complaint = newer.complaint;
+        }
+        if newer.cause.is_some() {
+            self.cause = newer.cause;
+        }
+        if newer.correction.is_some() {
+            self.correction = newer.correction;
+        }
+    }
+}
+
+/// An edited paragraph as the report stores it: one paragraph (the report's
+/// layout is line-based, so a line break could read as a new section), at
+/// most 4,000 characters. `Err` says what is wrong with it.
+pub fn normalize_edit(text: &str) -> Result<String, String> {
+    let one: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one.is_empty() {
+        return Err("must not be empty".into());
+    }
+    let chars = one.chars().count();
+    if chars > 4000 {
+        return Err(format!("is {chars} characters; at most 4000"));
+    }
+    Ok(one)
+}
+
 pub struct ReportInput<'a> {
     pub procedure: &'a Procedure,
     pub finding: &'a Finding,
@@ -111,18 +177,32 @@ pub struct ReportInput<'a> {
     pub repair_done: bool,
     pub unverified: Vec<String>,
     pub photos: &'a [PhotoRef],
+    pub edits: &'a ReportEdits,
 }
 
-fn block(r: &ReportInput<'_>, lang: &str, complaint: &str) -> String {
+fn block(r: &ReportInput<'_>, lang: &str, complaint: &str, edits: &SectionEdits) -> String {
     let h = headings(lang);
     let mut out = String::new();
+    let complaint = edits.complaint.as_deref().unwrap_or(complaint);
     out.push_str(&format!("{}:\n{}\n\n", h.complaint, complaint));
-    out.push_str(&format!("{}:\n{}\n\n", h.cause, r.finding.cause.get(lang)));
-    let mut correction = r.finding.correction.get(lang).to_string();
-    if r.repair_done {
-        correction.push(' ');
-        correction.push_str(h.repair_done);
-    }
+    let cause = edits
+        .cause
+        .as_deref()
+        .unwrap_or_else(|| r.finding.cause.get(lang));
+    out.push_str(&format!("{}:\n{}\n\n", h.cause, cause));
+    // An edited correction is the technician's whole text: the "repair
+    // performed" sentence they saw in the preview is already in it.
+    let correction = match &edits.correction {
+        Some(text) => text.clone(),
+        None => {
+            let mut text = r.finding.correction.get(lang).to_string();
+            if r.repair_done {
+                text.push(' ');
+                text.push_str(h.repair_done);
+            }
+            text
+        }
+    };
     out.push_str(&format!("{}:\n{}\n\n", h.correction, correction));
     out.push_str(&format!("{}:\n", h.labor));
     for (task, tenths) in labor_lines(r.finding, r.labor_tenths, lang) {
@@ -167,14 +247,180 @@ fn block(r: &ReportInput<'_>, lang: &str, complaint: &str) -> String {
 
 /// The report text. English first; the translation after the separator.
 pub fn render(r: &ReportInput<'_>, language: &str) -> String {
-    let mut out = block(r, "en", r.complaint);
+    let mut out = block(r, "en", r.complaint, &r.edits.en);
     if language != "en" {
         out.push('\n');
         out.push_str(TRANSLATION_SEPARATOR);
         out.push_str("\n\n");
-        out.push_str(&block(r, language, r.complaint_translated));
+        out.push_str(&block(
+            r,
+            language,
+            r.complaint_translated,
+            &r.edits.translation,
+        ));
     }
     out.trim_end().to_string() + "\n"
+}
+
+/// A stored report body read back into its parts, for layouts that need
+/// them (the PDF). The body stays the record: this is a view of it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReportDoc {
+    /// The English block, then the translation when there is one.
+    pub blocks: Vec<ReportBlock>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReportBlock {
+    pub language: String,
+    pub labels: Headings,
+    pub complaint: String,
+    pub cause: String,
+    pub correction: String,
+    pub labor: Vec<LaborLine>,
+    /// "1.3" (in `labels.hr`).
+    pub labor_total: Option<String>,
+    pub parts: Vec<String>,
+    pub unverified: Option<String>,
+    pub photos: Vec<PhotoLine>,
+    /// Lines the parser did not place (a body from an older format); a
+    /// layout shows them rather than dropping them.
+    pub other: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LaborLine {
+    pub task: String,
+    pub hours: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PhotoLine {
+    pub file_name: String,
+    pub caption: Option<String>,
+    pub taken_at: Option<String>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Section {
+    None,
+    Complaint,
+    Cause,
+    Correction,
+    Labor,
+    Parts,
+    Photos,
+}
+
+/// Reads a body written by [`render`] (the English block, then the
+/// translation in `language` after the separator). Never fails: what it
+/// cannot place is kept in `other`.
+pub fn parse(body: &str, language: &str) -> ReportDoc {
+    let (english, translated) = match body.split_once(TRANSLATION_SEPARATOR) {
+        Some((en, tr)) => (en, Some(tr)),
+        None => (body, None),
+    };
+    let mut blocks = vec![parse_block(english, "en")];
+    if let Some(tr) = translated {
+        blocks.push(parse_block(tr, language));
+    }
+    ReportDoc { blocks }
+}
+
+fn parse_block(text: &str, lang: &str) -> ReportBlock {
+    let h = headings(lang);
+    let mut b = ReportBlock {
+        language: lang.to_string(),
+        labels: h,
+        complaint: String::new(),
+        cause: String::new(),
+        correction: String::new(),
+        labor: Vec::new(),
+        labor_total: None,
+        parts: Vec::new(),
+        unverified: None,
+        photos: Vec::new(),
+        other: Vec::new(),
+    };
+    let mut section = Section::None;
+    let titles = [
+        (h.complaint, Section::Complaint),
+        (h.cause, Section::Cause),
+        (h.correction, Section::Correction),
+        (h.labor, Section::Labor),
+        (h.parts, Section::Parts),
+        (h.photos, Section::Photos),
+    ];
+    let hr_suffix = format!(" {}", h.hr);
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        if let Some((_, s)) = line
+            .strip_suffix(':')
+            .and_then(|t| titles.iter().find(|(title, _)| *title == t))
+        {
+            section = *s;
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix(&format!("{}: ", h.total)) {
+            b.labor_total = Some(rest.strip_suffix(&hr_suffix).unwrap_or(rest).to_string());
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix(&format!("{}: ", h.unverified)) {
+            b.unverified = Some(rest.to_string());
+            section = Section::None;
+            continue;
+        }
+        let item = line.strip_prefix("- ");
+        match (section, item) {
+            (Section::Complaint, None) => push_paragraph(&mut b.complaint, line),
+            (Section::Cause, None) => push_paragraph(&mut b.cause, line),
+            (Section::Correction, None) => push_paragraph(&mut b.correction, line),
+            (Section::Labor, Some(item)) => {
+                let (task, hours) = match item.rsplit_once(": ") {
+                    Some((task, hours)) => (task, hours.strip_suffix(&hr_suffix).unwrap_or(hours)),
+                    None => (item, ""),
+                };
+                b.labor.push(LaborLine {
+                    task: task.to_string(),
+                    hours: hours.to_string(),
+                });
+            }
+            (Section::Parts, Some(item)) => b.parts.push(item.to_string()),
+            (Section::Photos, Some(item)) => b.photos.push(parse_photo(item)),
+            (Section::Photos, None) if line == h.no_photos => {}
+            _ => b.other.push(line.to_string()),
+        }
+    }
+    b
+}
+
+fn push_paragraph(into: &mut String, line: &str) {
+    if !into.is_empty() {
+        into.push(' ');
+    }
+    into.push_str(line);
+}
+
+/// "name: caption (taken)", where caption and time are optional.
+fn parse_photo(item: &str) -> PhotoLine {
+    let (rest, taken_at) = match item.strip_suffix(')').and_then(|r| r.rsplit_once(" (")) {
+        Some((rest, t)) if t.starts_with(|c: char| c.is_ascii_digit()) => {
+            (rest, Some(t.to_string()))
+        }
+        _ => (item, None),
+    };
+    let (file_name, caption) = match rest.split_once(": ") {
+        Some((name, caption)) => (name, Some(caption.to_string())),
+        None => (rest, None),
+    };
+    PhotoLine {
+        file_name: file_name.to_string(),
+        caption,
+        taken_at,
+    }
 }
 
 #[cfg(test)]
@@ -204,5 +450,116 @@ mod tests {
             lines.iter().map(|l| l.1).collect::<Vec<_>>(),
             vec![6, 14, 6]
         );
+    }
+
+    /// Every finding of the catalog, rendered in each language with photos
+    /// and with edits, reads back into the same parts: the PDF shows what
+    /// the stored body says, nothing more and nothing less.
+    #[test]
+    fn parse_reads_back_every_rendered_report() {
+        let c = Catalog::embedded().unwrap();
+        let photos = vec![
+            PhotoRef {
+                file_name: "fuse.jpg".into(),
+                caption: Some("Blown 15 A fuse (slot 4)".into()),
+                taken_at: Some("2026-11-20T09:12:00Z".into()),
+            },
+            PhotoRef {
+                file_name: "panel.png".into(),
+                caption: None,
+                taken_at: None,
+            },
+        ];
+        let edited = ReportEdits {
+            en: SectionEdits {
+                cause: Some("Corroded ground: at the frame.".into()),
+                ..Default::default()
+            },
+            translation: SectionEdits {
+                correction: Some("Limpié la masa.".into()),
+                ..Default::default()
+            },
+        };
+        let mut checked = 0;
+        for p in &c.procedures {
+            for f in &p.findings {
+                for (lang, edits) in [
+                    ("en", ReportEdits::default()),
+                    ("es", edited.clone()),
+                    ("ru", ReportEdits::default()),
+                ] {
+                    let input = ReportInput {
+                        procedure: p,
+                        finding: f,
+                        complaint: "Customer states the unit does not work.",
+                        complaint_translated: "Queja traducida.",
+                        labor_tenths: f.labor_tenths() + 2,
+                        repair_done: true,
+                        unverified: vec!["check a".into()],
+                        photos: &photos,
+                        edits: &edits,
+                    };
+                    let body = render(&input, lang);
+                    let doc = parse(&body, lang);
+                    assert_eq!(doc.blocks.len(), if lang == "en" { 1 } else { 2 });
+                    for (i, b) in doc.blocks.iter().enumerate() {
+                        let bl = if i == 0 { "en" } else { lang };
+                        let e = if i == 0 {
+                            &edits.en
+                        } else {
+                            &edits.translation
+                        };
+                        let want_cause = e
+                            .cause
+                            .clone()
+                            .unwrap_or_else(|| f.cause.get(bl).to_string());
+                        assert_eq!(b.cause, want_cause, "{}/{} {bl}", p.system, f.id);
+                        assert!(b.correction.starts_with(
+                            e.correction
+                                .as_deref()
+                                .unwrap_or_else(|| f.correction.get(bl))
+                        ));
+                        let lines = labor_lines(f, f.labor_tenths() + 2, bl);
+                        assert_eq!(b.labor.len(), lines.len(), "{}/{}", p.system, f.id);
+                        for (got, (task, tenths)) in b.labor.iter().zip(&lines) {
+                            assert_eq!(got.task, *task);
+                            assert_eq!(got.hours, fmt_tenths(*tenths));
+                        }
+                        assert_eq!(
+                            b.labor_total.as_deref(),
+                            Some(fmt_tenths(f.labor_tenths() + 2).as_str())
+                        );
+                        assert_eq!(b.parts, f.parts(bl));
+                        assert_eq!(b.unverified.as_deref(), Some("check a"));
+                        assert_eq!(b.photos.len(), 2);
+                        assert_eq!(b.photos[0].file_name, "fuse.jpg");
+                        assert_eq!(
+                            b.photos[0].caption.as_deref(),
+                            Some("Blown 15 A fuse (slot 4)")
+                        );
+                        assert_eq!(
+                            b.photos[0].taken_at.as_deref(),
+                            Some("2026-11-20T09:12:00Z")
+                        );
+                        assert_eq!(b.photos[1].caption, None);
+                        assert!(b.other.is_empty(), "{:?}", b.other);
+                    }
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 50, "only {checked} reports");
+    }
+
+    #[test]
+    fn edits_are_one_bounded_paragraph() {
+        assert_eq!(
+            normalize_edit("  Worn\n\nbrushes  ").unwrap(),
+            "Worn brushes"
+        );
+        assert_eq!(normalize_edit(" \n ").unwrap_err(), "must not be empty");
+        assert!(normalize_edit(&"x".repeat(4001))
+            .unwrap_err()
+            .contains("4001"));
     }
 }

@@ -174,6 +174,9 @@ pub struct SessionState {
     /// Lane-specific state (clarification loop, billing slots, ...) that later
     /// lanes own; kept as JSON so this aggregate does not depend on them.
     pub lanes: serde_json::Map<String, Value>,
+    /// The technician's own wording for the report's 3C paragraphs.
+    #[serde(skip_serializing_if = "super::report::ReportEdits::is_empty")]
+    pub report_edits: super::report::ReportEdits,
 }
 
 impl Default for SessionState {
@@ -202,6 +205,7 @@ impl Default for SessionState {
             labor: Labor::default(),
             escalation: Escalation::default(),
             lanes: serde_json::Map::new(),
+            report_edits: Default::default(),
         }
     }
 }

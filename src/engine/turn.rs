@@ -150,6 +150,36 @@ impl Engine {
         ))
     }
 
+    /// Finalizes the report from the report preview rather than from a
+    /// message: the same as asking for the report, with the technician's
+    /// edits merged into the session's and applied. When the diagnosis has
+    /// no finding yet the outcome has no report and the reply says why.
+    pub fn finalize(
+        &self,
+        state: &SessionState,
+        ctx: &TurnContext,
+        edits: report::ReportEdits,
+    ) -> TurnOutcome {
+        let mut t = Turn {
+            engine: self,
+            ctx,
+            st: state.clone(),
+            text: String::new(),
+            trace: Vec::new(),
+            new_facts: Vec::new(),
+            superseded: Vec::new(),
+            report: None,
+        };
+        t.st.turn += 1;
+        if !edits.is_empty() {
+            t.st.report_edits.en.merge(edits.en);
+            t.st.report_edits.translation.merge(edits.translation);
+            t.trace.push("report edited before finalizing".into());
+        }
+        let (_, transition, reply) = t.report_request();
+        t.finish("REPORT_FINALIZE", transition, reply)
+    }
+
     pub fn turn(&self, state: &SessionState, ctx: &TurnContext, input: &str) -> TurnOutcome {
         let mut t = Turn {
             engine: self,
@@ -1153,6 +1183,7 @@ impl<'a> Turn<'a> {
             repair_done: self.st.repair_done,
             unverified,
             photos: &self.ctx.photos,
+            edits: &self.st.report_edits,
         };
         let text = report::render(&input, &lang);
         self.st.report_revision += 1;

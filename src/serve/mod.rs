@@ -10,7 +10,7 @@ use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
-use axum::routing::post;
+use axum::routing::{get, post};
 use axum::{Json, Router};
 use tower_http::services::{ServeDir, ServeFile};
 
@@ -65,6 +65,7 @@ pub fn router(desk: Desk, config: &ServeConfig) -> Router {
     let body_limit = (MAX_FILE_BYTES as usize) * 4 / 3 + 64 * 1024;
     let api = Router::new()
         .route("/api/{command}", post(call))
+        .route("/exports/{file}", get(download_export))
         .layer(DefaultBodyLimit::max(body_limit))
         .with_state(state);
     match config
@@ -123,6 +124,48 @@ async fn call(
     match api::dispatch(&state.desk, &command, payload).await {
         Ok(v) => Json(v).into_response(),
         Err(e) => error_response(e),
+    }
+}
+
+/// A finished manager export from `<data dir>/exports` (see
+/// `reports_export_status.download_url`); the same bearer token as the api.
+async fn download_export(
+    State(state): State<AppState>,
+    Path(file): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    if let Err(e) = authorize(&state, &headers) {
+        return error_response(e);
+    }
+    let plain = !file.is_empty()
+        && !file.starts_with('.')
+        && file
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if !plain || !file.ends_with(".zip") {
+        return error_response(AppError::new(
+            "invalid_input",
+            format!("{file:?} is not an export file name"),
+        ));
+    }
+    let path = api::reports::exports_dir(&state.desk).join(&file);
+    match tokio::fs::read(&path).await {
+        Ok(bytes) => (
+            [
+                (header::CONTENT_TYPE, "application/zip".to_string()),
+                (
+                    header::CONTENT_DISPOSITION,
+                    format!("attachment; filename=\"{file}\""),
+                ),
+            ],
+            bytes,
+        )
+            .into_response(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => error_response(AppError::new(
+            "not_found",
+            format!("no export named {file}"),
+        )),
+        Err(e) => error_response(AppError::new("storage", format!("{file}: {e}"))),
     }
 }
 

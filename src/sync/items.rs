@@ -175,9 +175,25 @@ fn hours2(tenths: u32) -> String {
     format!("{}0", fmt_tenths(tenths))
 }
 
-/// The report's 3C fields from the catalog: the session's procedure and
-/// finding in English, the labor lines scaled to the hours in force.
+/// The report's 3C fields: the session's procedure and finding in English,
+/// the labor lines scaled to the hours in force, and the technician's own
+/// wording wherever they edited the report before finalizing.
 pub fn report_fields(catalog: &Catalog, session: &Session, state: &SessionState) -> ReportFields {
+    let mut fields = catalog_fields(catalog, session, state);
+    let edits = &state.report_edits.en;
+    if let Some(text) = &edits.complaint {
+        fields.complaint = text.clone();
+    }
+    if let Some(text) = &edits.cause {
+        fields.cause = text.clone();
+    }
+    if let Some(text) = &edits.correction {
+        fields.correction = text.clone();
+    }
+    fields
+}
+
+fn catalog_fields(catalog: &Catalog, session: &Session, state: &SessionState) -> ReportFields {
     let procedure = state
         .active_procedure
         .as_deref()

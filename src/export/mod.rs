@@ -1,7 +1,11 @@
-//! Documents a manager files from a stored report revision: Markdown now
-//! (PDF arrives with the sync/export work). The body is never re-derived from
-//! the session's state: a revision is exported exactly as it was finalized,
-//! with the unit and customer the session records as its header.
+//! Documents a manager files from a stored report revision: Markdown, JSON
+//! and PDF (`pdf`), and the batch export of a date range (`batch`). The body
+//! is never re-derived from the session's state: a revision is exported
+//! exactly as it was finalized, with the unit and customer the session
+//! records as its header.
+
+pub mod batch;
+pub mod pdf;
 
 use crate::engine::report::TRANSLATION_SEPARATOR;
 use crate::store::Session;
@@ -32,6 +36,27 @@ pub fn report_file_name(session: &Session, revision: u32, extension: &str) -> St
     format!("{safe}-{short}-r{revision}.{extension}")
 }
 
+/// The session's header lines (label, value) for every export format: the
+/// customer, the unit and who worked on it; empty values are left out.
+pub fn header_rows(session: &Session) -> Vec<(&'static str, String)> {
+    let rows = [
+        ("Customer", session.customer.clone()),
+        ("VIN", session.unit.vin.clone()),
+        ("Plate", session.unit.plate.clone()),
+        ("Unit", session.unit.make_model.clone()),
+        ("Odometer", session.unit.odometer.map(|o| o.to_string())),
+        (
+            "Engine hours",
+            session.unit.engine_hours.map(|h| h.to_string()),
+        ),
+        ("Technician", session.technician.clone()),
+        ("Session", Some(session.id.clone())),
+    ];
+    rows.into_iter()
+        .filter_map(|(label, value)| value.filter(|v| !v.is_empty()).map(|v| (label, v)))
+        .collect()
+}
+
 /// The revision as a Markdown document: a header with the unit and the
 /// customer, then the report's sections as headings.
 pub fn report_markdown(session: &Session, report: &StoredReport) -> String {
@@ -44,32 +69,42 @@ pub fn report_markdown(session: &Session, report: &StoredReport) -> String {
         .unwrap_or_else(|| "Service report".to_string());
     out.push_str(&format!("# {}\n\n", escape(&title)));
     out.push_str("| | |\n|---|---|\n");
-    let mut row = |label: &str, value: Option<String>| {
-        if let Some(v) = value.filter(|v| !v.is_empty()) {
-            out.push_str(&format!("| {label} | {} |\n", escape(&v)));
-        }
-    };
-    row("Customer", session.customer.clone());
-    row("VIN", session.unit.vin.clone());
-    row("Plate", session.unit.plate.clone());
-    row("Unit", session.unit.make_model.clone());
-    row("Odometer", session.unit.odometer.map(|o| o.to_string()));
-    row(
-        "Engine hours",
-        session.unit.engine_hours.map(|h| h.to_string()),
-    );
-    row("Technician", session.technician.clone());
-    row("Session", Some(session.id.clone()));
-    row(
-        "Revision",
-        Some(format!("{} ({})", report.revision, report.created_at)),
-    );
+    for (label, value) in header_rows(session) {
+        out.push_str(&format!("| {label} | {} |\n", escape(&value)));
+    }
+    out.push_str(&format!(
+        "| Revision | {} ({}) |\n",
+        report.revision, report.created_at
+    ));
     out.push('\n');
     for line in report.body.lines() {
         out.push_str(&markdown_line(line));
         out.push('\n');
     }
     out.trim_end().to_string() + "\n"
+}
+
+/// The revision as JSON: the session header, the stored body (the record)
+/// and the body read into its parts, for systems that file reports.
+pub fn report_json(session: &Session, report: &StoredReport) -> serde_json::Value {
+    serde_json::json!({
+        "format": "servicedesk.report.v1",
+        "session_id": session.id,
+        "revision": report.revision,
+        "language": report.language,
+        "finalized_at": report.created_at,
+        "customer": session.customer,
+        "technician": session.technician,
+        "unit": {
+            "vin": session.unit.vin,
+            "plate_no": session.unit.plate,
+            "make_model": session.unit.make_model,
+            "odometer": session.unit.odometer,
+            "engine_hours": session.unit.engine_hours,
+        },
+        "body": report.body,
+        "sections": crate::engine::report::parse(&report.body, &report.language).blocks,
+    })
 }
 
 /// Report bodies are "Heading:" lines, "- item" lines, a "Total ...: X hr"

@@ -1,0 +1,295 @@
+//! Report commands: `report_export` (Markdown, JSON or PDF), `report_finalize`
+//! (a new revision from the preview, with edits), and the manager's range
+//! export as a background job (`reports_export_start`/`_status`).
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, LazyLock, Mutex};
+
+use base64::Engine as _;
+use serde::{Deserialize, Serialize};
+
+use super::AppError;
+use crate::desk::{Desk, DeskError};
+use crate::export::batch::{self, BatchOptions};
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReportExportRequest {
+    pub session_id: String,
+    /// The revision to export; the newest when absent.
+    #[serde(default)]
+    pub revision: Option<u32>,
+    /// markdown (default) | json | pdf
+    #[serde(default)]
+    pub format: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ReportExport {
+    pub revision: u32,
+    pub file_name: String,
+    pub format: &'static str,
+    pub mime: &'static str,
+    /// utf8 for Markdown and JSON, base64 for PDF.
+    pub encoding: &'static str,
+    pub content: String,
+}
+
+fn not_found(e: DeskError) -> AppError {
+    match e {
+        DeskError::Invalid {
+            field: "revision",
+            message,
+        } => AppError::new("not_found", message),
+        other => other.into(),
+    }
+}
+
+/// A finalized report revision as a document.
+pub async fn report_export(
+    desk: &Desk,
+    req: ReportExportRequest,
+) -> Result<ReportExport, AppError> {
+    let format = req
+        .format
+        .as_deref()
+        .unwrap_or("markdown")
+        .trim()
+        .to_ascii_lowercase();
+    match format.as_str() {
+        "markdown" | "md" => {
+            let (session, report) = desk
+                .report_revision(&req.session_id, req.revision)
+                .await
+                .map_err(not_found)?;
+            Ok(ReportExport {
+                revision: report.revision,
+                file_name: crate::export::report_file_name(&session, report.revision, "md"),
+                format: "markdown",
+                mime: "text/markdown",
+                encoding: "utf8",
+                content: crate::export::report_markdown(&session, &report),
+            })
+        }
+        "json" => {
+            let (session, report) = desk
+                .report_revision(&req.session_id, req.revision)
+                .await
+                .map_err(not_found)?;
+            let value = crate::export::report_json(&session, &report);
+            Ok(ReportExport {
+                revision: report.revision,
+                file_name: crate::export::report_file_name(&session, report.revision, "json"),
+                format: "json",
+                mime: "application/json",
+                encoding: "utf8",
+                content: serde_json::to_string_pretty(&value)
+                    .map_err(|e| AppError::new("internal", e.to_string()))?,
+            })
+        }
+        "pdf" => {
+            let (session, report, pdf) = desk
+                .report_pdf(&req.session_id, req.revision)
+                .await
+                .map_err(not_found)?;
+            Ok(ReportExport {
+                revision: report.revision,
+                file_name: crate::export::report_file_name(&session, report.revision, "pdf"),
+                format: "pdf",
+                mime: "application/pdf",
+                encoding: "base64",
+                content: base64::engine::general_purpose::STANDARD.encode(pdf),
+            })
+        }
+        other => Err(AppError::new(
+            "invalid_input",
+            format!("format: {other:?} is not one of markdown, json, pdf"),
+        )),
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TranslationEdits {
+    pub complaint: Option<String>,
+    pub cause: Option<String>,
+    pub correction: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReportFinalizeRequest {
+    pub session_id: String,
+    /// The English paragraphs, as the technician rewrote them.
+    pub complaint: Option<String>,
+    pub cause: Option<String>,
+    pub correction: Option<String>,
+    /// The translated paragraphs, when the session is not in English.
+    #[serde(default)]
+    pub translation: TranslationEdits,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ReportFinalized {
+    pub revision: u32,
+    pub created_at: String,
+    pub queued: bool,
+    pub file_name: String,
+}
+
+pub async fn report_finalize(
+    desk: &Desk,
+    req: ReportFinalizeRequest,
+) -> Result<ReportFinalized, AppError> {
+    let edits = crate::reports::checked_edits(
+        [
+            ("complaint", req.complaint),
+            ("cause", req.cause),
+            ("correction", req.correction),
+        ],
+        [
+            ("complaint", req.translation.complaint),
+            ("cause", req.translation.cause),
+            ("correction", req.translation.correction),
+        ],
+    )?;
+    let done = desk.finalize_report(&req.session_id, edits).await?;
+    let session = desk.store().session(&req.session_id).await?;
+    Ok(ReportFinalized {
+        revision: done.revision,
+        created_at: done.created_at,
+        queued: done.queued,
+        file_name: crate::export::report_file_name(&session, done.revision, "pdf"),
+    })
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReportsExportRequest {
+    /// First day, YYYY-MM-DD (the shop's calendar; included).
+    pub from: String,
+    /// Last day, YYYY-MM-DD (included).
+    pub to: String,
+    #[serde(default)]
+    pub technician: Option<String>,
+    /// Where to write; `<data dir>/exports` when absent.
+    #[serde(default)]
+    pub out_dir: Option<String>,
+    /// A ZIP (default) or a folder of CSV + PDFs.
+    #[serde(default)]
+    pub zip: Option<bool>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ExportJob {
+    pub job_id: String,
+    /// running | done | failed
+    pub state: &'static str,
+    pub done: usize,
+    pub total: usize,
+    pub file_name: Option<String>,
+    pub path: Option<String>,
+    /// Under `serve`: where the browser fetches the result (GET).
+    pub download_url: Option<String>,
+    pub error: Option<String>,
+}
+
+static JOBS: LazyLock<Mutex<HashMap<String, Arc<Mutex<ExportJob>>>>> =
+    LazyLock::new(Default::default);
+
+/// The folder exports go to when the request names none.
+pub fn exports_dir(desk: &Desk) -> PathBuf {
+    desk.data_dir().join("exports")
+}
+
+/// Starts the export in the background; poll `reports_export_status`.
+pub async fn reports_export_start(
+    desk: &Desk,
+    req: ReportsExportRequest,
+) -> Result<ExportJob, AppError> {
+    let opts = BatchOptions {
+        from: batch::parse_date("from", &req.from)?,
+        to: batch::parse_date("to", &req.to)?,
+        technician: req
+            .technician
+            .map(|t| t.trim().to_string())
+            .filter(|t| !t.is_empty()),
+        out_dir: req
+            .out_dir
+            .map(PathBuf::from)
+            .unwrap_or_else(|| exports_dir(desk)),
+        zip: req.zip.unwrap_or(true),
+    };
+    if opts.to < opts.from {
+        return Err(AppError::new(
+            "invalid_input",
+            format!("to: {} is before from ({})", opts.to, opts.from),
+        ));
+    }
+    let in_exports_dir = opts.out_dir == exports_dir(desk);
+    let job_id = uuid::Uuid::now_v7().to_string();
+    let job = Arc::new(Mutex::new(ExportJob {
+        job_id: job_id.clone(),
+        state: "running",
+        done: 0,
+        total: 0,
+        file_name: None,
+        path: None,
+        download_url: None,
+        error: None,
+    }));
+    JOBS.lock()
+        .map_err(|_| AppError::new("internal", "export jobs lock poisoned"))?
+        .insert(job_id.clone(), job.clone());
+    let desk = desk.clone();
+    let progress_job = job.clone();
+    tokio::spawn(async move {
+        let result = batch::export_reports(&desk, &opts, |done, total| {
+            if let Ok(mut j) = progress_job.lock() {
+                j.done = done;
+                j.total = total;
+            }
+        })
+        .await;
+        if let Ok(mut j) = job.lock() {
+            match result {
+                Ok(r) => {
+                    j.state = "done";
+                    j.download_url = in_exports_dir.then(|| format!("/exports/{}", r.file_name));
+                    j.file_name = Some(r.file_name);
+                    j.path = Some(r.path);
+                }
+                Err(e) => {
+                    j.state = "failed";
+                    j.error = Some(e.to_string());
+                }
+            }
+        }
+    });
+    let snapshot = JOBS.lock().ok().and_then(|jobs| {
+        jobs.get(&job_id)
+            .and_then(|j| j.lock().ok().map(|j| j.clone()))
+    });
+    snapshot.ok_or_else(|| AppError::new("internal", "the export job vanished"))
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExportJobRef {
+    pub job_id: String,
+}
+
+pub async fn reports_export_status(req: ExportJobRef) -> Result<ExportJob, AppError> {
+    let jobs = JOBS
+        .lock()
+        .map_err(|_| AppError::new("internal", "export jobs lock poisoned"))?;
+    let job = jobs
+        .get(req.job_id.trim())
+        .ok_or_else(|| AppError::new("not_found", format!("no export job {}", req.job_id)))?;
+    let snapshot = job
+        .lock()
+        .map_err(|_| AppError::new("internal", "export job lock poisoned"))?
+        .clone();
+    Ok(snapshot)
+}

@@ -1,0 +1,307 @@
+//! A manager's export of a date range: a CSV summary (one row per report)
+//! and a PDF per report, as a folder or as one ZIP.
+//!
+//! Dates are the shop's local calendar days, both ends included. The output
+//! is written under a temporary name next to its target and renamed into
+//! place at the end, so a failed or interrupted export leaves nothing that
+//! looks finished.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use chrono::{Local, NaiveDate, TimeZone, Utc};
+use serde::Serialize;
+
+use super::report_file_name;
+use crate::desk::{Desk, DeskError, Result};
+use crate::engine::report::parse;
+use crate::reports::RangeReport;
+
+#[derive(Debug, Clone)]
+pub struct BatchOptions {
+    pub from: NaiveDate,
+    pub to: NaiveDate,
+    pub technician: Option<String>,
+    pub out_dir: PathBuf,
+    /// One ZIP holding the CSV and the PDFs, instead of a folder.
+    pub zip: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct BatchResult {
+    pub reports: usize,
+    /// The folder or the ZIP written.
+    pub path: String,
+    pub file_name: String,
+    pub csv_rows: usize,
+    pub pdfs: usize,
+}
+
+pub const CSV_HEADER: [&str; 19] = [
+    "finalized_at",
+    "session_created_at",
+    "session_id",
+    "revision",
+    "technician",
+    "customer",
+    "vin",
+    "plate",
+    "make_model",
+    "odometer",
+    "complaint",
+    "cause",
+    "correction",
+    "labor_hours",
+    "parts",
+    "photos",
+    "status",
+    "synced",
+    "pdf",
+];
+
+/// Parses a `YYYY-MM-DD` date; the error names the option.
+pub fn parse_date(field: &'static str, value: &str) -> Result<NaiveDate> {
+    NaiveDate::parse_from_str(value.trim(), "%Y-%m-%d").map_err(|_| DeskError::Invalid {
+        field,
+        message: format!("{value:?} is not a date like 2026-11-23"),
+    })
+}
+
+/// The UTC instants of local midnight at the start of `from` and after `to`.
+fn range_bounds(from: NaiveDate, to: NaiveDate) -> (String, String) {
+    let start = |d: NaiveDate| {
+        let local = d.and_hms_opt(0, 0, 0).expect("midnight exists");
+        Local
+            .from_local_datetime(&local)
+            .earliest()
+            .map(|t| t.with_timezone(&Utc))
+            .unwrap_or_else(|| Utc.from_utc_datetime(&local))
+            .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+    };
+    let after = to.succ_opt().unwrap_or(to);
+    (start(from), start(after))
+}
+
+/// Runs the export; `progress(done, total)` is called after each report.
+pub async fn export_reports(
+    desk: &Desk,
+    opts: &BatchOptions,
+    mut progress: impl FnMut(usize, usize),
+) -> Result<BatchResult> {
+    if opts.to < opts.from {
+        return Err(DeskError::Invalid {
+            field: "to",
+            message: format!("{} is before from ({})", opts.to, opts.from),
+        });
+    }
+    let (from, to) = range_bounds(opts.from, opts.to);
+    let reports = desk
+        .reports_in_range(&from, &to, opts.technician.as_deref())
+        .await?;
+    let total = reports.len();
+    progress(0, total);
+    std::fs::create_dir_all(&opts.out_dir).map_err(|e| io_error(&opts.out_dir, e))?;
+    let base = match &opts.technician {
+        Some(t) => format!("reports-{}-{}-{}", opts.from, opts.to, safe(t)),
+        None => format!("reports-{}-{}", opts.from, opts.to),
+    };
+    let file_name = if opts.zip {
+        format!("{base}.zip")
+    } else {
+        base.clone()
+    };
+    let target = opts.out_dir.join(&file_name);
+    let partial = opts.out_dir.join(format!(".{file_name}.partial"));
+    remove_any(&partial);
+    let mut sink = if opts.zip {
+        let file = std::fs::File::create(&partial).map_err(|e| io_error(&partial, e))?;
+        Sink::Zip(Box::new(zip::ZipWriter::new(file)))
+    } else {
+        std::fs::create_dir_all(&partial).map_err(|e| io_error(&partial, e))?;
+        Sink::Dir(partial.clone())
+    };
+    let mut csv = String::new();
+    csv_row(&mut csv, CSV_HEADER.iter().map(|s| s.to_string()));
+    let mut pdfs = 0;
+    let result: Result<()> = async {
+        for (i, item) in reports.iter().enumerate() {
+            let pdf_name = report_file_name(&item.session, item.report.revision, "pdf");
+            let photos = desk.report_photos(&item.session.id).await?;
+            let (s, r) = (item.session.clone(), item.report.clone());
+            let pdf = tokio::task::spawn_blocking(move || super::pdf::report_pdf(&s, &r, &photos))
+                .await
+                .map_err(|e| DeskError::Join(e.to_string()))?
+                .map_err(|e| DeskError::Invalid {
+                    field: "report",
+                    message: format!("{}: {e}", item.session.id),
+                })?;
+            sink.write(&pdf_name, &pdf)?;
+            pdfs += 1;
+            csv_row(&mut csv, summary_row(item, &pdf_name));
+            progress(i + 1, total);
+        }
+        sink.write("summary.csv", csv.as_bytes())?;
+        sink.finish()
+    }
+    .await;
+    if let Err(e) = result {
+        remove_any(&partial);
+        return Err(e);
+    }
+    remove_any(&target);
+    std::fs::rename(&partial, &target).map_err(|e| io_error(&target, e))?;
+    Ok(BatchResult {
+        reports: total,
+        path: target.display().to_string(),
+        file_name,
+        csv_rows: total,
+        pdfs,
+    })
+}
+
+/// One report's CSV row, in `CSV_HEADER` order.
+fn summary_row(item: &RangeReport, pdf_name: &str) -> Vec<String> {
+    let doc = parse(&item.report.body, &item.report.language);
+    let en = doc.blocks.first();
+    let s = &item.session;
+    let text = |f: fn(&crate::engine::report::ReportBlock) -> String| en.map(f).unwrap_or_default();
+    vec![
+        item.report.created_at.clone(),
+        s.created_at.clone(),
+        s.id.clone(),
+        item.report.revision.to_string(),
+        s.technician.clone().unwrap_or_default(),
+        s.customer.clone().unwrap_or_default(),
+        s.unit.vin.clone().unwrap_or_default(),
+        s.unit.plate.clone().unwrap_or_default(),
+        s.unit.make_model.clone().unwrap_or_default(),
+        s.unit.odometer.map(|o| o.to_string()).unwrap_or_default(),
+        text(|b| b.complaint.clone()),
+        text(|b| b.cause.clone()),
+        text(|b| b.correction.clone()),
+        text(|b| b.labor_total.clone().unwrap_or_default()),
+        text(|b| b.parts.join("; ")),
+        text(|b| b.photos.len().to_string()),
+        s.status.as_str().to_string(),
+        item.sync.state.clone(),
+        pdf_name.to_string(),
+    ]
+}
+
+/// RFC 4180 quoting, CRLF line ends; a cell a spreadsheet would run as a
+/// formula (=, +, -, @ first) is prefixed with an apostrophe.
+fn csv_row(out: &mut String, cells: impl IntoIterator<Item = String>) {
+    let mut first = true;
+    for cell in cells {
+        if !first {
+            out.push(',');
+        }
+        first = false;
+        let cell = if cell.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+            format!("'{cell}")
+        } else {
+            cell
+        };
+        if cell.contains([',', '"', '\n', '\r']) {
+            out.push('"');
+            out.push_str(&cell.replace('"', "\"\""));
+            out.push('"');
+        } else {
+            out.push_str(&cell);
+        }
+    }
+    out.push_str("\r\n");
+}
+
+enum Sink {
+    Dir(PathBuf),
+    Zip(Box<zip::ZipWriter<std::fs::File>>),
+}
+
+impl Sink {
+    fn write(&mut self, name: &str, bytes: &[u8]) -> Result<()> {
+        match self {
+            Sink::Dir(dir) => {
+                let path = dir.join(name);
+                std::fs::write(&path, bytes).map_err(|e| io_error(&path, e))
+            }
+            Sink::Zip(zip) => {
+                // PDFs are compressed already; the CSV is worth deflating.
+                let method = if name.ends_with(".pdf") {
+                    zip::CompressionMethod::Stored
+                } else {
+                    zip::CompressionMethod::Deflated
+                };
+                let options = zip::write::SimpleFileOptions::default().compression_method(method);
+                zip.start_file(name, options)
+                    .map_err(|e| zip_error(name, e))?;
+                zip.write_all(bytes)
+                    .map_err(|e| io_error(Path::new(name), e))
+            }
+        }
+    }
+
+    fn finish(self) -> Result<()> {
+        match self {
+            Sink::Dir(_) => Ok(()),
+            Sink::Zip(zip) => {
+                let file = zip.finish().map_err(|e| zip_error("the archive", e))?;
+                file.sync_all()
+                    .map_err(|e| io_error(Path::new("the archive"), e))
+            }
+        }
+    }
+}
+
+fn remove_any(path: &Path) {
+    if path.is_dir() {
+        let _ = std::fs::remove_dir_all(path);
+    } else {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+fn safe(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect()
+}
+
+fn io_error(path: &Path, e: std::io::Error) -> DeskError {
+    DeskError::Invalid {
+        field: "out",
+        message: format!("{}: {e}", path.display()),
+    }
+}
+
+fn zip_error(name: &str, e: zip::result::ZipError) -> DeskError {
+    DeskError::Invalid {
+        field: "out",
+        message: format!("writing {name} into the ZIP: {e}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_cells_are_quoted_and_formulas_defused() {
+        let mut out = String::new();
+        csv_row(
+            &mut out,
+            ["plain", "a,b", "say \"hi\"", "=SUM(A1)", "line\nbreak"].map(String::from),
+        );
+        assert_eq!(
+            out,
+            "plain,\"a,b\",\"say \"\"hi\"\"\",'=SUM(A1),\"line\nbreak\"\r\n"
+        );
+    }
+
+    #[test]
+    fn dates_are_checked_and_name_the_option() {
+        assert!(parse_date("from", "2026-11-23").is_ok());
+        let err = parse_date("to", "23/11/2026").unwrap_err().to_string();
+        assert!(err.starts_with("to: "), "{err}");
+    }
+}

@@ -1,0 +1,295 @@
+//! A report revision as a PDF: typst (as a library, with its embedded fonts)
+//! lays out `report.typ` over a JSON view of the stored body. The body is the
+//! record; the PDF shows exactly its parts (see `engine::report::parse`) plus
+//! the session's unit/customer header and the photos the report cites.
+//!
+//! Everything is in memory: the template, `report.json` and the photos are
+//! the only files the typst world can read, so a report cannot make the
+//! layout read the disk. CPU-bound: call it from a blocking thread.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use serde::Serialize;
+use serde_json::{json, Value};
+use typst::diag::{FileError, FileResult};
+use typst::foundations::{Bytes, Datetime, Smart};
+use typst::syntax::{FileId, RootedPath, Source, VirtualPath, VirtualRoot};
+use typst::text::{Font, FontBook};
+use typst::utils::LazyHash;
+use typst::{Library, LibraryExt, World};
+use typst_layout::PagedDocument;
+
+use super::{header_rows, StoredReport};
+use crate::engine::report::{self, ReportBlock};
+use crate::store::Session;
+
+const TEMPLATE: &str = include_str!("report.typ");
+
+/// Photos wider or heavier than this are re-encoded for the page: a 12 MP
+/// picture printed 8 cm wide needs nothing like its full resolution.
+const MAX_EMBEDDED_BYTES: usize = 1_500_000;
+const MAX_EDGE_PX: u32 = 1600;
+
+/// A photo of the session, with its verified bytes (None when the blob is
+/// missing or does not match its hash).
+#[derive(Debug, Clone)]
+pub struct PhotoFile {
+    pub file_name: String,
+    pub mime: String,
+    pub bytes: Option<Vec<u8>>,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("the PDF could not be laid out: {0}")]
+pub struct PdfError(String);
+
+/// The revision as a PDF document.
+pub fn report_pdf(
+    session: &Session,
+    report: &StoredReport,
+    photos: &[PhotoFile],
+) -> Result<Vec<u8>, PdfError> {
+    let doc = report::parse(&report.body, &report.language);
+    let mut files: HashMap<FileId, Bytes> = HashMap::new();
+    let mut used = vec![false; photos.len()];
+    let cited = doc
+        .blocks
+        .first()
+        .map(|b| b.photos.clone())
+        .unwrap_or_default();
+    let mut photo_json = Vec::with_capacity(cited.len());
+    for (i, line) in cited.iter().enumerate() {
+        // The report names its photos; the first unused one by that name is it.
+        let found = photos
+            .iter()
+            .enumerate()
+            .find(|(j, p)| !used[*j] && p.file_name == line.file_name);
+        let mut path = Value::Null;
+        let mut missing = format!("Photo missing: {}", line.file_name);
+        if let Some((j, photo)) = found {
+            used[j] = true;
+            match photo.bytes.as_deref().map(|b| page_image(b, &photo.mime)) {
+                Some(Ok((ext, bytes))) => {
+                    let p = format!("photos/{i}.{ext}");
+                    files.insert(file_id(&p), Bytes::new(bytes));
+                    path = Value::String(p);
+                }
+                Some(Err(why)) => missing = format!("Photo unreadable: {} ({why})", line.file_name),
+                None => {}
+            }
+        }
+        photo_json.push(json!({
+            "number": format!("Photo {}.", i + 1),
+            "file_name": line.file_name,
+            "caption": line.caption,
+            "taken_at": line.taken_at,
+            "path": path,
+            "missing_label": missing,
+        }));
+    }
+    let mut header: Vec<Value> = header_rows(session)
+        .into_iter()
+        .map(|(label, value)| json!({"label": label, "value": value}))
+        .collect();
+    if header.len() % 2 == 1 {
+        header.push(json!({"label": "", "value": ""}));
+    }
+    let blocks: Vec<Value> = doc.blocks.iter().map(block_json).collect();
+    let translation_title = doc.blocks.get(1).map(|b| match b.language.as_str() {
+        "es" => "Traducción (español)".to_string(),
+        "ru" => "Перевод (русский)".to_string(),
+        other => format!("Translation ({other})"),
+    });
+    let short: String = session.id.chars().take(8).collect();
+    let data = json!({
+        "title": "Service report",
+        "subtitle": session.unit.make_model,
+        "author": session.technician.clone().unwrap_or_default(),
+        "revision_label": format!("Revision {}", report.revision),
+        "finalized_at": human_time(&report.created_at),
+        "header": header,
+        "blocks": blocks,
+        "photos": photo_json,
+        "photos_title": "Photos",
+        "no_photos": "None attached.",
+        "translation_title": translation_title,
+        "footer": format!("RV Service Desk · session {short} · revision {}", report.revision),
+    });
+    files.insert(
+        file_id("report.json"),
+        Bytes::new(serde_json::to_vec(&data).map_err(|e| PdfError(e.to_string()))?),
+    );
+    let world = ReportWorld {
+        main: Source::new(file_id("main.typ"), TEMPLATE.to_string()),
+        files,
+        today: today(&report.created_at),
+    };
+    let compiled = typst::compile::<PagedDocument>(&world);
+    for w in &compiled.warnings {
+        tracing::debug!("report PDF: {}", w.message);
+    }
+    let document = compiled.output.map_err(|errors| {
+        PdfError(
+            errors
+                .iter()
+                .map(|e| e.message.to_string())
+                .collect::<Vec<_>>()
+                .join("; "),
+        )
+    })?;
+    let options = typst_pdf::PdfOptions {
+        ident: Smart::Custom(format!("{}-r{}", session.id, report.revision)),
+        ..Default::default()
+    };
+    let pdf = typst_pdf::pdf(&document, &options).map_err(|errors| {
+        PdfError(
+            errors
+                .iter()
+                .map(|e| e.message.to_string())
+                .collect::<Vec<_>>()
+                .join("; "),
+        )
+    });
+    // typst memoizes layouts across documents; a long export must not grow
+    // without bound.
+    typst::comemo::evict(10);
+    pdf
+}
+
+#[derive(Serialize)]
+struct TableLabels {
+    operation: &'static str,
+    hours: &'static str,
+}
+
+fn block_json(b: &ReportBlock) -> Value {
+    let table = match b.language.as_str() {
+        "es" => TableLabels {
+            operation: "Operación",
+            hours: "Horas",
+        },
+        "ru" => TableLabels {
+            operation: "Операция",
+            hours: "Часы",
+        },
+        _ => TableLabels {
+            operation: "Operation",
+            hours: "Hours",
+        },
+    };
+    let mut v = serde_json::to_value(b).unwrap_or(Value::Null);
+    if let Value::Object(map) = &mut v {
+        map.insert("table".into(), json!(table));
+    }
+    v
+}
+
+/// The photo as the page embeds it: JPEG/PNG/GIF as stored when small,
+/// anything else (or anything large) decoded and re-encoded as JPEG.
+fn page_image(bytes: &[u8], mime: &str) -> Result<(&'static str, Vec<u8>), String> {
+    let ext = match mime {
+        "image/jpeg" => Some("jpg"),
+        "image/png" => Some("png"),
+        "image/gif" => Some("gif"),
+        _ => None,
+    };
+    if let Some(ext) = ext {
+        if bytes.len() <= MAX_EMBEDDED_BYTES {
+            return Ok((ext, bytes.to_vec()));
+        }
+    }
+    let img = image::load_from_memory(bytes).map_err(|e| e.to_string())?;
+    let img = if img.width() > MAX_EDGE_PX || img.height() > MAX_EDGE_PX {
+        img.thumbnail(MAX_EDGE_PX, MAX_EDGE_PX)
+    } else {
+        img
+    };
+    let mut out = std::io::Cursor::new(Vec::new());
+    image::DynamicImage::ImageRgb8(img.to_rgb8())
+        .write_with_encoder(image::codecs::jpeg::JpegEncoder::new_with_quality(
+            &mut out, 82,
+        ))
+        .map_err(|e| e.to_string())?;
+    Ok(("jpg", out.into_inner()))
+}
+
+/// "2026-11-24 00:26 UTC" for a stored RFC 3339 instant (as stored if it
+/// does not parse).
+fn human_time(rfc3339: &str) -> String {
+    chrono::DateTime::parse_from_rfc3339(rfc3339)
+        .map(|t| {
+            t.with_timezone(&chrono::Utc)
+                .format("%Y-%m-%d %H:%M UTC")
+                .to_string()
+        })
+        .unwrap_or_else(|_| rfc3339.to_string())
+}
+
+fn file_id(path: &str) -> FileId {
+    let vpath = VirtualPath::new(format!("/{path}")).expect("our own paths are valid");
+    RootedPath::new(VirtualRoot::Project, vpath).intern()
+}
+
+/// The revision's date, so `today` in the template is the report's, not the
+/// machine's (the same revision always prints the same).
+fn today(created_at: &str) -> Option<Datetime> {
+    let date = chrono::DateTime::parse_from_rfc3339(created_at).ok()?;
+    use chrono::Datelike;
+    Datetime::from_ymd(date.year(), date.month() as u8, date.day() as u8)
+}
+
+static LIBRARY: LazyLock<LazyHash<Library>> =
+    LazyLock::new(|| LazyHash::new(Library::builder().build()));
+
+/// typst's embedded fonts (Libertinus Serif covers Latin and Cyrillic).
+static FONTS: LazyLock<(LazyHash<FontBook>, Vec<Font>)> = LazyLock::new(|| {
+    let fonts: Vec<Font> = typst_assets::fonts()
+        .flat_map(|data| Font::iter(Bytes::new(data)))
+        .collect();
+    (LazyHash::new(FontBook::from_fonts(&fonts)), fonts)
+});
+
+struct ReportWorld {
+    main: Source,
+    files: HashMap<FileId, Bytes>,
+    today: Option<Datetime>,
+}
+
+impl World for ReportWorld {
+    fn library(&self) -> &LazyHash<Library> {
+        &LIBRARY
+    }
+
+    fn book(&self) -> &LazyHash<FontBook> {
+        &FONTS.0
+    }
+
+    fn main(&self) -> FileId {
+        self.main.id()
+    }
+
+    fn source(&self, id: FileId) -> FileResult<Source> {
+        if id == self.main.id() {
+            Ok(self.main.clone())
+        } else {
+            Err(not_found(id))
+        }
+    }
+
+    fn file(&self, id: FileId) -> FileResult<Bytes> {
+        self.files.get(&id).cloned().ok_or_else(|| not_found(id))
+    }
+
+    fn font(&self, index: usize) -> Option<Font> {
+        FONTS.1.get(index).cloned()
+    }
+
+    fn today(&self, _offset: Option<typst::foundations::Duration>) -> Option<Datetime> {
+        self.today
+    }
+}
+
+fn not_found(id: FileId) -> FileError {
+    FileError::NotFound(id.vpath().get_with_slash().into())
+}

@@ -1,0 +1,580 @@
+//! Report finalize and exports, as a manager and a technician meet them: a
+//! diagnosis run to its report, edited and finalized from the preview, then
+//! exported as PDF (read back with pdftotext and rendered with pdftoppm),
+//! Markdown and JSON, and a date range exported as CSV + PDFs or a ZIP.
+
+mod common;
+
+use std::io::Read;
+use std::path::Path;
+use std::process::Command;
+
+use base64::Engine as _;
+use serde_json::{json, Value};
+use servicedesk::api::{self, dispatch};
+use servicedesk::desk::Desk;
+use servicedesk::store::{NewSession, Unit};
+
+async fn diagnosed(desk: &Desk, language: &str, technician: &str) -> String {
+    let session = desk
+        .new_session(NewSession {
+            complaint: "roof fan does not run".into(),
+            customer: Some("Dana Whitfield".into()),
+            technician: Some(technician.into()),
+            language: None,
+            unit: Unit {
+                vin: Some("1FUJA6CV74LM12345".into()),
+                plate: Some("7ABC123".into()),
+                make_model: Some("Winnebago View 24D".into()),
+                odometer: Some(41250),
+                engine_hours: None,
+            },
+        })
+        .await
+        .unwrap();
+    desk.add_artifact_bytes(
+        &session.id,
+        "fuse.png",
+        common::png(640, 480, [200, 30, 30]),
+        Some("Blown 15 A fuse in slot 4".into()),
+    )
+    .await
+    .unwrap();
+    let script: &[&str] = match language {
+        "es" => &[
+            "el ventilador del techo no funciona",
+            "el fusible del panel está quemado",
+            "haz el reporte",
+        ],
+        _ => &[
+            "the roof fan does not work",
+            "the panel fuse is blown",
+            "write the report",
+        ],
+    };
+    for line in script {
+        desk.chat_turn(&session.id, line, vec![]).await.unwrap();
+    }
+    assert_eq!(desk.store().reports(&session.id).await.unwrap().len(), 1);
+    session.id
+}
+
+fn tool(name: &str, args: &[&str]) -> Vec<u8> {
+    let out = Command::new(name)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{name} is needed for this test (poppler-utils): {e}"));
+    assert!(
+        out.status.success(),
+        "{name} {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+fn pdf_text(path: &Path) -> String {
+    String::from_utf8(tool("pdftotext", &["-layout", path.to_str().unwrap(), "-"])).unwrap()
+}
+
+/// Share of pixels in page 1 (rendered at 50 dpi) that are strongly red:
+/// the test photo is a red rectangle.
+fn red_share_of_first_page(pdf: &Path, dir: &Path) -> f64 {
+    let prefix = dir.join("page");
+    tool(
+        "pdftoppm",
+        &[
+            "-png",
+            "-r",
+            "50",
+            "-f",
+            "1",
+            "-l",
+            "1",
+            pdf.to_str().unwrap(),
+            prefix.to_str().unwrap(),
+        ],
+    );
+    let png = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "png"))
+        .expect("pdftoppm wrote a page");
+    let img = image::open(png).unwrap().to_rgb8();
+    let red = img
+        .pixels()
+        .filter(|p| p[0] > 170 && p[1] < 80 && p[2] < 80)
+        .count();
+    red as f64 / (img.width() * img.height()) as f64
+}
+
+async fn export(desk: &Desk, session_id: &str, format: &str) -> Value {
+    dispatch(
+        desk,
+        "report_export",
+        json!({"session_id": session_id, "format": format}),
+    )
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn finalize_with_edits_makes_a_new_revision_queued_with_its_photo() {
+    let dir = tempfile::tempdir().unwrap();
+    let desk = Desk::open(dir.path()).await.unwrap();
+    let id = diagnosed(&desk, "en", "Alex").await;
+    let turns_before = desk.store().turns(&id).await.unwrap().len();
+
+    let done = dispatch(
+        &desk,
+        "report_finalize",
+        json!({"session_id": id, "cause": "Fuse blown by a chafed fan lead\n\nshorting to the frame."}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(done["revision"], 2);
+    assert_eq!(done["queued"], true);
+
+    let reports = desk.store().reports(&id).await.unwrap();
+    let body = &reports[1].2;
+    assert!(
+        body.contains("Cause:\nFuse blown by a chafed fan lead shorting to the frame.\n"),
+        "{body}"
+    );
+    // The transcript shows the finalize as a turn.
+    let turns = desk.store().turns(&id).await.unwrap();
+    assert_eq!(turns.len(), turns_before + 1);
+    assert_eq!(turns.last().unwrap().input, "Finalize the report (edited)");
+
+    // The portal gets the photo, then the report with the edited cause.
+    let rows: Vec<(String, String)> =
+        sqlx::query_as("SELECT kind, payload FROM outbox WHERE session_id = ? ORDER BY seq")
+            .bind(&id)
+            .fetch_all(desk.store().pool())
+            .await
+            .unwrap();
+    let last_report = rows
+        .iter()
+        .rposition(|(k, _)| k == "report")
+        .expect("a report item");
+    let payload: Value = serde_json::from_str(&rows[last_report].1).unwrap();
+    assert_eq!(payload["revision"], 2);
+    assert_eq!(
+        payload["cause"],
+        "Fuse blown by a chafed fan lead shorting to the frame."
+    );
+    assert!(rows[..last_report].iter().any(|(k, _)| k == "attachment"));
+
+    // Later revisions keep the technician's wording.
+    desk.chat_turn(&id, "write the report", vec![])
+        .await
+        .unwrap();
+    let reports = desk.store().reports(&id).await.unwrap();
+    assert_eq!(reports.len(), 3);
+    assert!(reports[2].2.contains("Fuse blown by a chafed fan lead"));
+
+    // The context lists each revision with its portal state.
+    let ctx = dispatch(&desk, "session_context", json!({"session_id": id}))
+        .await
+        .unwrap();
+    let states: Vec<&str> = ctx["reports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["sync"]["state"].as_str().unwrap())
+        .collect();
+    assert_eq!(states, ["pending", "pending", "pending"]);
+}
+
+#[tokio::test]
+async fn finalize_is_refused_before_a_finding_and_records_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let desk = Desk::open(dir.path()).await.unwrap();
+    let session = desk
+        .new_session(NewSession {
+            complaint: "roof fan".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    desk.chat_turn(&session.id, "the roof fan does not work", vec![])
+        .await
+        .unwrap();
+    let err = dispatch(&desk, "report_finalize", json!({"session_id": session.id}))
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, "invalid_input");
+    assert!(
+        err.message.contains("cannot be finalized yet"),
+        "{}",
+        err.message
+    );
+    assert_eq!(desk.store().turns(&session.id).await.unwrap().len(), 1);
+    assert!(desk.store().reports(&session.id).await.unwrap().is_empty());
+
+    let err = dispatch(
+        &desk,
+        "report_finalize",
+        json!({"session_id": session.id, "translation": {"cause": "   "}}),
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        err.message
+            .starts_with("translation.cause: must not be empty"),
+        "{}",
+        err.message
+    );
+}
+
+#[tokio::test]
+async fn the_pdf_has_the_header_the_3c_labor_photo_and_translation() {
+    let dir = tempfile::tempdir().unwrap();
+    let desk = Desk::open(dir.path()).await.unwrap();
+    let id = diagnosed(&desk, "es", "Marta").await;
+    let out = export(&desk, &id, "pdf").await;
+    assert_eq!(out["format"], "pdf");
+    assert_eq!(out["encoding"], "base64");
+    assert!(out["file_name"].as_str().unwrap().ends_with("-r1.pdf"));
+    let pdf = base64::engine::general_purpose::STANDARD
+        .decode(out["content"].as_str().unwrap())
+        .unwrap();
+    assert!(pdf.starts_with(b"%PDF-"));
+    let work = tempfile::tempdir().unwrap();
+    let path = work.path().join("report.pdf");
+    std::fs::write(&path, &pdf).unwrap();
+
+    let text = pdf_text(&path);
+    for want in [
+        "Service report",
+        "Winnebago View 24D",
+        "Dana Whitfield",
+        "1FUJA6CV74LM12345",
+        "7ABC123",
+        "41250",
+        "Marta",
+        "Revision 1",
+        "Complaint",
+        "Cause",
+        "Correction",
+        "Estimated labor",
+        "Operation",
+        "Total labor",
+        "0.6 hr",
+        "Required parts",
+        "Photos",
+        "Blown 15 A fuse in slot 4",
+        "Traducción (español)",
+        "Queja",
+        "Mano de obra total",
+        "Horas",
+    ] {
+        assert!(
+            text.contains(want),
+            "{want:?} missing from the PDF text:\n{text}"
+        );
+    }
+    // The photo is on the page, not just its caption.
+    let images = String::from_utf8(tool("pdfimages", &["-list", path.to_str().unwrap()])).unwrap();
+    assert!(
+        images.lines().count() >= 3,
+        "no image in the PDF:\n{images}"
+    );
+    let red = red_share_of_first_page(&path, work.path());
+    assert!(red > 0.01, "the red test photo covers {red} of page 1");
+
+    // Markdown and JSON of the same revision.
+    let md = export(&desk, &id, "markdown").await;
+    assert_eq!(md["encoding"], "utf8");
+    assert!(md["content"].as_str().unwrap().contains("## Translation"));
+    let js = export(&desk, &id, "json").await;
+    let doc: Value = serde_json::from_str(js["content"].as_str().unwrap()).unwrap();
+    assert_eq!(doc["format"], "servicedesk.report.v1");
+    assert_eq!(doc["unit"]["vin"], "1FUJA6CV74LM12345");
+    assert_eq!(doc["sections"][0]["labor_total"], "0.6");
+    assert_eq!(doc["sections"][1]["language"], "es");
+    assert_eq!(
+        doc["sections"][0]["photos"][0]["caption"],
+        "Blown 15 A fuse in slot 4"
+    );
+
+    let err = dispatch(
+        &desk,
+        "report_export",
+        json!({"session_id": id, "format": "docx"}),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(
+        err.message,
+        "format: \"docx\" is not one of markdown, json, pdf"
+    );
+}
+
+#[tokio::test]
+async fn a_missing_photo_is_said_on_the_page_instead_of_failing_the_pdf() {
+    let dir = tempfile::tempdir().unwrap();
+    let desk = Desk::open(dir.path()).await.unwrap();
+    let id = diagnosed(&desk, "en", "Alex").await;
+    let blobs = common::blob_files(dir.path());
+    assert!(!blobs.is_empty());
+    for blob in blobs {
+        std::fs::remove_file(dir.path().join("artifacts/sha256").join(&blob)).unwrap();
+    }
+    let out = export(&desk, &id, "pdf").await;
+    let pdf = base64::engine::general_purpose::STANDARD
+        .decode(out["content"].as_str().unwrap())
+        .unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let path = work.path().join("r.pdf");
+    std::fs::write(&path, pdf).unwrap();
+    let text = pdf_text(&path);
+    assert!(text.contains("Photo missing: fuse.png"), "{text}");
+}
+
+fn csv_rows(text: &str) -> Vec<Vec<String>> {
+    // The test data has no quoted line breaks; quoted commas are handled.
+    text.split("\r\n")
+        .filter(|l| !l.is_empty())
+        .map(|line| {
+            let mut cells = Vec::new();
+            let mut cell = String::new();
+            let mut quoted = false;
+            let mut chars = line.chars().peekable();
+            while let Some(c) = chars.next() {
+                match (c, quoted) {
+                    ('"', true) if chars.peek() == Some(&'"') => {
+                        cell.push('"');
+                        chars.next();
+                    }
+                    ('"', _) => quoted = !quoted,
+                    (',', false) => cells.push(std::mem::take(&mut cell)),
+                    _ => cell.push(c),
+                }
+            }
+            cells.push(cell);
+            cells
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn the_cli_exports_a_range_as_csv_and_pdfs_or_one_zip() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let desk = Desk::open(dir.path()).await.unwrap();
+        diagnosed(&desk, "en", "Alex").await;
+        diagnosed(&desk, "es", "Marta").await;
+        let open = desk
+            .new_session(NewSession {
+                complaint: "no report yet".into(),
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+        desk.chat_turn(&open.id, "the roof fan does not work", vec![])
+            .await
+            .unwrap();
+        desk.close().await;
+    }
+    let today = chrono::Local::now().date_naive();
+    let (from, to) = (
+        (today - chrono::Duration::days(1)).to_string(),
+        (today + chrono::Duration::days(1)).to_string(),
+    );
+    let out = tempfile::tempdir().unwrap();
+    let out_dir = out.path().to_str().unwrap();
+
+    // A folder: summary.csv and one PDF per report.
+    let result = common::cli_json(
+        dir.path(),
+        &[
+            "export", "reports", "--from", &from, "--to", &to, "--out", out_dir, "--json",
+        ],
+    );
+    assert_eq!(result["reports"], 2);
+    let folder = Path::new(result["path"].as_str().unwrap());
+    let csv = std::fs::read_to_string(folder.join("summary.csv")).unwrap();
+    let rows = csv_rows(&csv);
+    assert_eq!(rows.len(), 3, "{csv}");
+    assert_eq!(rows[0][0], "finalized_at");
+    let col = |name: &str| rows[0].iter().position(|h| h == name).unwrap();
+    let marta = rows
+        .iter()
+        .find(|r| r[col("technician")] == "Marta")
+        .unwrap();
+    assert_eq!(marta[col("plate")], "7ABC123");
+    assert_eq!(marta[col("labor_hours")], "0.6");
+    assert_eq!(marta[col("status")], "finalized");
+    assert_eq!(marta[col("synced")], "pending");
+    assert_eq!(marta[col("photos")], "1");
+    assert!(marta[col("cause")].len() > 10);
+    for row in &rows[1..] {
+        let pdf = folder.join(&row[col("pdf")]);
+        assert!(
+            pdf_text(&pdf).contains("Service report"),
+            "{}",
+            pdf.display()
+        );
+    }
+
+    // One technician, as a ZIP.
+    let result = common::cli_json(
+        dir.path(),
+        &[
+            "export",
+            "reports",
+            "--from",
+            &from,
+            "--to",
+            &to,
+            "--technician",
+            "alex",
+            "--out",
+            out_dir,
+            "--zip",
+            "--json",
+        ],
+    );
+    assert_eq!(result["reports"], 1);
+    let zip_path = result["path"].as_str().unwrap();
+    assert!(zip_path.ends_with(".zip"));
+    let mut archive = zip::ZipArchive::new(std::fs::File::open(zip_path).unwrap()).unwrap();
+    let names: Vec<String> = archive
+        .file_names()
+        .map(|n| n.unwrap().into_owned())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    let mut csv = String::new();
+    archive
+        .by_name("summary.csv")
+        .unwrap()
+        .read_to_string(&mut csv)
+        .unwrap();
+    let rows = csv_rows(&csv);
+    assert_eq!(rows.len(), 2);
+    assert_eq!(
+        rows[1][rows[0].iter().position(|h| h == "technician").unwrap()],
+        "Alex"
+    );
+    let pdf_name = names.iter().find(|n| n.ends_with(".pdf")).unwrap().clone();
+    let mut pdf = Vec::new();
+    archive
+        .by_name(&pdf_name)
+        .unwrap()
+        .read_to_end(&mut pdf)
+        .unwrap();
+    assert!(pdf.starts_with(b"%PDF-"));
+
+    // An empty range still writes the header; a bad date names the option.
+    let result = common::cli_json(
+        dir.path(),
+        &[
+            "export",
+            "reports",
+            "--from",
+            "2020-01-01",
+            "--to",
+            "2020-01-31",
+            "--out",
+            out_dir,
+            "--json",
+        ],
+    );
+    assert_eq!(result["reports"], 0);
+    let bad = common::cli(
+        dir.path(),
+        &[
+            "export",
+            "reports",
+            "--from",
+            "2026-13-01",
+            "--to",
+            &to,
+            "--out",
+            out_dir,
+        ],
+    );
+    assert!(!bad.status.success());
+    let stderr = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        stderr.contains("from: \"2026-13-01\" is not a date"),
+        "{stderr}"
+    );
+    // Nothing half-written is left behind.
+    let leftovers: Vec<_> = std::fs::read_dir(out.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("partial"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[tokio::test]
+async fn the_export_job_reports_progress_and_serve_hands_out_the_zip() {
+    let dir = tempfile::tempdir().unwrap();
+    let desk = Desk::open(dir.path()).await.unwrap();
+    diagnosed(&desk, "en", "Alex").await;
+    let today = chrono::Local::now().date_naive().to_string();
+    let job = dispatch(
+        &desk,
+        "reports_export_start",
+        json!({"from": today, "to": today}),
+    )
+    .await
+    .unwrap();
+    let job_id = job["job_id"].as_str().unwrap().to_string();
+    let mut status = job;
+    for _ in 0..600 {
+        if status["state"] != "running" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        status = dispatch(&desk, "reports_export_status", json!({"job_id": job_id}))
+            .await
+            .unwrap();
+    }
+    assert_eq!(status["state"], "done", "{status}");
+    assert_eq!(status["done"], 1);
+    assert_eq!(status["total"], 1);
+    let url = status["download_url"].as_str().unwrap().to_string();
+    assert!(
+        url.starts_with("/exports/reports-") && url.ends_with(".zip"),
+        "{url}"
+    );
+
+    // The same file over HTTP, as the browser UI fetches it.
+    let config = servicedesk::serve::ServeConfig {
+        host: "127.0.0.1".parse().unwrap(),
+        port: 0,
+        token: None,
+        ui_dir: None,
+    };
+    let listener = servicedesk::serve::bind(&config).await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let router = servicedesk::serve::router(desk.clone(), &config);
+    tokio::spawn(servicedesk::serve::serve(listener, router));
+    let client = reqwest::Client::new();
+    let resp = client
+        .get(format!("http://{addr}{url}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+    assert_eq!(resp.headers()["content-type"], "application/zip");
+    let bytes = resp.bytes().await.unwrap();
+    let archive = zip::ZipArchive::new(std::io::Cursor::new(bytes.to_vec())).unwrap();
+    assert_eq!(archive.len(), 2);
+    let resp = client
+        .get(format!("http://{addr}/exports/..%2Fdata.db"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 400);
+
+    let err = api::reports::reports_export_status(api::reports::ExportJobRef {
+        job_id: "nope".into(),
+    })
+    .await
+    .unwrap_err();
+    assert_eq!(err.code, "not_found");
+}
