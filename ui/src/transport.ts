@@ -8,6 +8,7 @@
 // the backend's `AppError` JSON, so callers never care which path ran.
 
 import { invoke } from '@tauri-apps/api/core';
+import { t } from './i18n';
 
 /** Codes the transport itself produces (the backend's are listed in docs/api.md). */
 export const TRANSPORT_CODES = {
@@ -131,7 +132,7 @@ async function callHttp<T>(command: string, payload: object): Promise<T> {
     const why = e instanceof Error ? e.message : String(e);
     throw new ApiError(
       TRANSPORT_CODES.network,
-      `Cannot reach the Service Desk backend (${command}): ${why}`,
+      t('transport.unreachable', { what: command, why }),
     );
   }
 
@@ -140,7 +141,7 @@ async function callHttp<T>(command: string, payload: object): Promise<T> {
     text = await response.text();
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
-    throw new ApiError(TRANSPORT_CODES.network, `The connection broke while reading ${command}: ${why}`);
+    throw new ApiError(TRANSPORT_CODES.network, t('transport.broke', { what: command, why }));
   }
 
   let body: unknown = undefined;
@@ -158,10 +159,10 @@ async function callHttp<T>(command: string, payload: object): Promise<T> {
     if (parsed && isAppErrorShape(body)) throw new ApiError(body.code, body.message);
     // Not an AppError (e.g. a proxy, or the body-size limit answering in plain text).
     const detail = text.trim().slice(0, 300) || response.statusText || 'no details';
-    throw new ApiError(httpStatusCode(response.status), `${command} failed with HTTP ${response.status}: ${detail}`);
+    throw new ApiError(httpStatusCode(response.status), t('transport.http', { what: command, status: response.status, detail }));
   }
   if (!parsed) {
-    throw new ApiError(TRANSPORT_CODES.badResponse, `${command}: the backend answered with no valid JSON`);
+    throw new ApiError(TRANSPORT_CODES.badResponse, t('transport.badJson', { what: command }));
   }
   return body as T;
 }
@@ -190,7 +191,7 @@ export async function fetchDownload(path: string): Promise<Blob> {
     response = await fetch(path, { method: 'GET', headers });
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
-    throw new ApiError(TRANSPORT_CODES.network, `Cannot reach the Service Desk backend (${path}): ${why}`);
+    throw new ApiError(TRANSPORT_CODES.network, t('transport.unreachable', { what: path, why }));
   }
   if (!response.ok) {
     const text = await response.text().catch(() => '');
@@ -201,7 +202,7 @@ export async function fetchDownload(path: string): Promise<Blob> {
       // not JSON
     }
     if (isAppErrorShape(body)) throw new ApiError(body.code, body.message);
-    throw new ApiError(httpStatusCode(response.status), `${path} failed with HTTP ${response.status}: ${text.trim().slice(0, 300) || response.statusText}`);
+    throw new ApiError(httpStatusCode(response.status), t('transport.http', { what: path, status: response.status, detail: text.trim().slice(0, 300) || response.statusText }));
   }
   return response.blob();
 }

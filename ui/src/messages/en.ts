@@ -587,6 +587,10 @@ export const en = {
   'rules.openEnded': 'v{v} from {from} (open-ended)',
   'report.englishBlock': 'English report',
   'report.translationBlock': 'Translation',
+  'transport.unreachable': 'Cannot reach the Service Desk backend ({what}): {why}',
+  'transport.broke': 'The connection broke while reading {what}: {why}',
+  'transport.http': '{what} failed with HTTP {status}: {detail}',
+  'transport.badJson': '{what}: the backend answered with no valid JSON',
 };
 
 export type MessageKey = keyof typeof en;

@@ -585,4 +585,8 @@ export const es: Messages = {
   'rules.openEnded': 'v{v} desde {from} (sin fin)',
   'report.englishBlock': 'Informe en inglés',
   'report.translationBlock': 'Traducción',
+  'transport.unreachable': 'No se puede contactar con el servidor de Service Desk ({what}): {why}',
+  'transport.broke': 'La conexión se cortó al leer {what}: {why}',
+  'transport.http': '{what} falló con HTTP {status}: {detail}',
+  'transport.badJson': '{what}: el servidor respondió sin un JSON válido',
 };

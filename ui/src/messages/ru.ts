@@ -585,4 +585,8 @@ export const ru: Messages = {
   'rules.openEnded': 'v{v} с {from} (бессрочно)',
   'report.englishBlock': 'Отчёт на английском',
   'report.translationBlock': 'Перевод',
+  'transport.unreachable': 'Нет связи с сервером Service Desk ({what}): {why}',
+  'transport.broke': 'Соединение оборвалось при чтении {what}: {why}',
+  'transport.http': '{what}: ошибка HTTP {status}: {detail}',
+  'transport.badJson': '{what}: сервер ответил не в формате JSON',
 };
