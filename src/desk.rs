@@ -93,6 +93,8 @@ struct Inner {
     store: Store,
     blobs: BlobStore,
     engine: Engine,
+    /// Signalled after a commit that queued portal items: wakes the sync worker.
+    outbox_wake: Arc<tokio::sync::Notify>,
 }
 
 #[derive(Debug, Clone)]
@@ -129,6 +131,7 @@ impl Desk {
                 store,
                 blobs,
                 engine: Engine::new(catalog),
+                outbox_wake: Arc::new(tokio::sync::Notify::new()),
             }),
         })
     }
@@ -143,6 +146,16 @@ impl Desk {
 
     pub fn blobs(&self) -> &BlobStore {
         &self.inner.blobs
+    }
+
+    /// The sync worker waits on this; front ends that queue outbox items
+    /// outside a turn call [`Desk::outbox_changed`] after their commit.
+    pub fn outbox_wake(&self) -> Arc<tokio::sync::Notify> {
+        self.inner.outbox_wake.clone()
+    }
+
+    pub fn outbox_changed(&self) {
+        self.inner.outbox_wake.notify_one();
     }
 
     pub async fn close(&self) {
@@ -336,7 +349,11 @@ impl Desk {
     }
 
     pub async fn record_turn(&self, session_id: &str, turn: &NewTurn) -> Result<RecordedTurn> {
-        Ok(self.store().record_turn(session_id, turn).await?)
+        let recorded = self.store().record_turn(session_id, turn).await?;
+        if !recorded.outbox_ids.is_empty() {
+            self.outbox_changed();
+        }
+        Ok(recorded)
     }
 
     pub fn engine(&self) -> &Engine {
@@ -444,7 +461,12 @@ impl Desk {
                 })
                 .await?;
             match decided {
-                Ok(done) => return Ok(done),
+                Ok(done) => {
+                    if !done.0.outbox_ids.is_empty() {
+                        self.outbox_changed();
+                    }
+                    return Ok(done);
+                }
                 Err(need) => {
                     let fetched = self.retrieve(&need).await?;
                     retrieved.push(Retrieved { need, fetched });
