@@ -545,6 +545,20 @@ async fn the_token_never_reaches_the_database_the_outbox_the_logs_or_an_export()
         .map(|v| v.to_string())
         .unwrap_or_default();
         assert!(!export.contains(TOKEN));
+        // The report as a manager gets it (Markdown).
+        let report = api::dispatch(
+            &desk,
+            "report_export",
+            serde_json::json!({"session_id": s.id, "format": "markdown"}),
+        )
+        .await
+        .unwrap();
+        let markdown = report["content"].as_str().unwrap();
+        assert!(markdown.contains("report 2"), "{markdown}");
+        assert!(
+            !report.to_string().contains(TOKEN),
+            "token in the Markdown export"
+        );
     }
     // The outbox payloads and errors.
     let rows: Vec<(String, Option<String>)> =
@@ -595,4 +609,337 @@ fn plain_http_only_on_loopback() {
         Some(Duration::from_secs(7))
     );
     let _ = Fault::Reset;
+}
+
+/// A session with one photo and one report revision, queued by a turn.
+async fn photo_report_session(desk: &Desk, n: u8) -> (Session, PhotoItem) {
+    let session = desk
+        .new_session(NewSession {
+            complaint: format!("awning {n} will not extend"),
+            customer: None,
+            technician: Some("Sam".into()),
+            language: None,
+            unit: Unit::default(),
+        })
+        .await
+        .unwrap();
+    let (_, mut state) = desk.store().latest_state(&session.id).await.unwrap();
+    let a = desk
+        .prepare_artifact(
+            format!("awning{n}.png"),
+            common::png(7, 7, [n, 40, 90]),
+            Some("motor".into()),
+        )
+        .await
+        .unwrap();
+    let photo = PhotoItem {
+        sha256: a.sha256.clone(),
+        file_name: a.file_name.clone(),
+        mime: a.mime.clone(),
+        caption: a.caption.clone(),
+        size_bytes: a.size_bytes,
+    };
+    state.report_revision = 1;
+    let mut t = NewTurn::new("write it up", "report 1", state.clone());
+    t.artifacts = vec![a];
+    t.report = Some((1, "en".into(), "report 1".into()));
+    t.status = Some(SessionStatus::Finalized);
+    t.outbox.push(items::attachment_item(&photo));
+    t.outbox.push(items::report_item(
+        &session,
+        1,
+        &ReportFields::default(),
+        std::slice::from_ref(&photo),
+        "2026-01-01T00:00:00Z",
+    ));
+    desk.record_turn(&session.id, &t).await.unwrap();
+    (session, photo)
+}
+
+async fn item_of(desk: &Desk, session_id: &str, kind: &str) -> sync::ItemInfo {
+    sqlx::query_as(
+        "SELECT id, session_id, kind, target, status, attempts, next_attempt_at, last_error,
+                http_status, created_at FROM outbox WHERE session_id = ? AND kind = ?",
+    )
+    .bind(session_id)
+    .bind(kind)
+    .fetch_one(desk.store().pool())
+    .await
+    .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_item_wakes_the_worker_at_once() {
+    let (_dir, desk, portal, _) = setup("tok-0123456789ab", "tok-0123456789ab").await;
+    // The worker would look for new items only once an hour: only the wake-up
+    // a committed turn sends can make it deliver within the test.
+    let cfg = SyncConfig {
+        poll_interval: Duration::from_secs(3600),
+        probe_interval: Duration::from_secs(3600),
+        ..cfg()
+    };
+    let syncer = Syncer::with_tokens(
+        desk.clone(),
+        cfg,
+        TokenSource::fixed(Some("tok-0123456789ab")),
+    );
+    let worker = sync::spawn_worker_with(syncer.clone());
+    // Let it go idle first (its first pass finds nothing).
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let s = desk
+        .new_session(NewSession {
+            complaint: "maxxair fan stopped working".into(),
+            customer: None,
+            technician: Some("Sam".into()),
+            language: Some("en".into()),
+            unit: Unit::default(),
+        })
+        .await
+        .unwrap();
+    for text in [
+        "maxxair fan stopped working",
+        "the fan fuse is blown",
+        "write it up",
+    ] {
+        desk.chat_turn(&s.id, text, vec![]).await.unwrap();
+    }
+    let queued = outbox_ids(&desk).await.len();
+    assert!(queued >= 2, "the chat queued a labor draft and a report");
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let st = sync::status(&desk, syncer.tokens()).await.unwrap();
+        if st.done as usize == queued {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the worker did not wake for new items: {st:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    worker.abort();
+    assert_eq!(portal.lock().reports.len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_429_delays_only_its_item_and_its_session() {
+    let (_dir, desk, portal, syncer) = setup("tok-0123456789ab", "tok-0123456789ab").await;
+    let mut exp = Expected::default();
+    let sessions = make_sessions(&desk, 4, &mut exp).await;
+    // The first write is told to come back in an hour.
+    portal.force(&[Fault::TooMany(3600)]);
+    let summary = syncer.pass().await.unwrap();
+    assert_eq!(
+        (summary.retried, &summary.stopped),
+        (1, &None),
+        "{summary:?}"
+    );
+    type Row = (
+        String,
+        String,
+        String,
+        Option<i64>,
+        Option<String>,
+        Option<String>,
+    );
+    let rows: Vec<Row> = sqlx::query_as(
+        "SELECT id, session_id, status, http_status, next_attempt_at, last_error
+             FROM outbox ORDER BY seq",
+    )
+    .fetch_all(desk.store().pool())
+    .await
+    .unwrap();
+    let limited: Vec<_> = rows.iter().filter(|r| r.3 == Some(429)).collect();
+    assert_eq!(limited.len(), 1, "{rows:?}");
+    let (id, session, status, _, next, error) = limited[0];
+    assert_eq!(status, "pending");
+    assert!(error.as_deref().unwrap().contains("429"), "{error:?}");
+    let next = chrono::DateTime::parse_from_rfc3339(next.as_deref().unwrap()).unwrap();
+    assert!(
+        next > chrono::Utc::now() + chrono::Duration::minutes(50),
+        "Retry-After honoured: {next}"
+    );
+    // Every other session was delivered in full; that session waits from
+    // its rate-limited item on (per-session order).
+    for s in &sessions {
+        let mine: Vec<_> = rows.iter().filter(|r| r.1 == s.id).collect();
+        if s.id == *session {
+            let at = mine.iter().position(|r| r.0 == *id).unwrap();
+            assert!(mine[..at].iter().all(|r| r.2 == "done"));
+            assert!(mine[at..].iter().all(|r| r.2 == "pending"));
+        } else {
+            assert!(mine.iter().all(|r| r.2 == "done"), "{mine:?}");
+        }
+    }
+    let st = sync::status(&desk, syncer.tokens()).await.unwrap();
+    assert_eq!(st.syncing, 0, "{st:?}");
+    assert!(st.waiting > 0 && st.pending == st.waiting, "{st:?}");
+    assert!(st.problems.iter().any(|p| &p.id == id));
+    assert_eq!(
+        portal.lock().requests_per_key[id],
+        1,
+        "asked once, not hammered"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_photo_that_is_not_sent_blocks_its_report_with_a_reason() {
+    let (_dir, desk, portal, syncer) = setup("tok-0123456789ab", "tok-0123456789ab").await;
+    // Session A: the photo's file is damaged on disk, so it cannot be sent.
+    let (a, photo_a) = photo_report_session(&desk, 1).await;
+    let blob = desk.blobs().path_of(&photo_a.sha256);
+    let good = std::fs::read(&blob).unwrap();
+    std::fs::write(&blob, b"not the photo").unwrap();
+    // Session B: the portal refuses the photo (422). A's photo never reaches
+    // the portal, so B's is the first write it sees.
+    let (b, photo_b) = photo_report_session(&desk, 2).await;
+    portal.force(&[Fault::Reject422]);
+    let summary = syncer.pass().await.unwrap();
+    assert_eq!((summary.failed, summary.done), (2, 0), "{summary:?}");
+    for (s, photo, why_photo) in [
+        (&a, &photo_a, "not sent"),
+        (&b, &photo_b, "cannot read this file"),
+    ] {
+        let att = item_of(&desk, &s.id, "attachment").await;
+        let rep = item_of(&desk, &s.id, "report").await;
+        assert_eq!(att.status, "failed", "{att:?}");
+        assert_eq!(rep.status, "pending", "{rep:?}");
+        let why = rep.last_error.as_deref().unwrap();
+        assert!(
+            why.starts_with("blocked: photo") && why.contains(&photo.sha256),
+            "{why}"
+        );
+        assert!(
+            why.contains(why_photo),
+            "says what happened to the photo: {why}"
+        );
+        assert!(why.contains(&att.id), "names the item to retry: {why}");
+        assert!(
+            !portal.lock().requests_per_key.contains_key(&rep.id),
+            "the report never went out without its photo"
+        );
+    }
+    let st = sync::status(&desk, syncer.tokens()).await.unwrap();
+    assert_eq!((st.blocked, st.failed, st.syncing), (2, 2, 0), "{st:?}");
+    // Blocked reports are not waited for: a run ends at once.
+    let summary = syncer.run_until_idle(Duration::from_secs(5)).await.unwrap();
+    assert_eq!(summary.sent, 0, "{summary:?}");
+    // The photos are retried (A's repaired first): the reports follow them.
+    std::fs::write(&blob, &good).unwrap();
+    for s in [&a, &b] {
+        let att = item_of(&desk, &s.id, "attachment").await;
+        sync::retry(&desk, &att.id).await.unwrap();
+    }
+    syncer
+        .run_until_idle(Duration::from_secs(10))
+        .await
+        .unwrap();
+    for (s, photo) in [(&a, &photo_a), (&b, &photo_b)] {
+        let rep = item_of(&desk, &s.id, "report").await;
+        assert_eq!((rep.status.as_str(), rep.last_error), ("done", None));
+        assert!(portal.lock().attachments.contains_key(&photo.sha256));
+    }
+    let st = sync::status(&desk, syncer.tokens()).await.unwrap();
+    assert_eq!((st.blocked, st.failed, st.pending), (0, 0, 0), "{st:?}");
+}
+
+/// Runs `script` (sh) under its own kernel session keyring, with the CLI in
+/// `$BIN`, a data dir in `$D` and the token in `$T`; returns stdout.
+#[cfg(target_os = "linux")]
+fn in_keyring_session(
+    wrapper: &[&str],
+    dir: &std::path::Path,
+    token: &str,
+    script: &str,
+) -> String {
+    for tool in wrapper.iter().take(1).chain(["keyctl"].iter()) {
+        let found = std::process::Command::new("sh")
+            .args(["-c", &format!("command -v {tool}")])
+            .output()
+            .map(|o| o.status.success())
+            .unwrap_or(false);
+        assert!(
+            found,
+            "{tool} not found: install keyutils and dbus-daemon (cargo xtask setup)"
+        );
+    }
+    let out = std::process::Command::new(wrapper.first().copied().unwrap_or("keyctl"))
+        .args(wrapper.iter().skip(1))
+        .args(if wrapper.is_empty() {
+            &["session", "-"][..]
+        } else {
+            &["keyctl", "session", "-"][..]
+        })
+        .args(["sh", "-c", script])
+        .env("BIN", common::BIN)
+        .env("D", dir)
+        .env("T", token)
+        .env_remove("DBUS_SESSION_BUS_ADDRESS")
+        .env_remove("SERVICEDESK_PORTAL_TOKEN")
+        .env_remove("SERVICEDESK_PORTAL_URL")
+        .env_remove("SERVICEDESK_DATA_DIR")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{script}\nstdout: {stdout}\nstderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!stdout.contains(token), "the token was printed");
+    stdout
+}
+
+#[cfg(target_os = "linux")]
+const KEYRING_SCRIPT: &str = r#"set -e
+printf '%s' "$T" | "$BIN" --data-dir "$D" portal login --token-stdin --json
+"$BIN" --data-dir "$D" portal show --json
+"$BIN" --data-dir "$D" portal logout > /dev/null
+"$BIN" --data-dir "$D" portal show --json
+"#;
+
+#[cfg(target_os = "linux")]
+fn check_keyutils_round_trip(stdout: &str) {
+    let lines: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert_eq!(lines.len(), 3, "{stdout}");
+    for set in &lines[..2] {
+        assert_eq!(set["token_store"], "keyutils", "{set}");
+        assert_eq!(set["token_origin"], "keyring", "{set}");
+        assert_eq!(set["token_last4"], "9f2e", "{set}");
+        assert_eq!(set["keyring_error"], Value::Null, "{set}");
+    }
+    assert_eq!(
+        lines[2]["token_set"], false,
+        "logout removed it: {}",
+        lines[2]
+    );
+    assert_eq!(lines[2]["token_store"], "keyutils");
+}
+
+/// Headless Linux: no D-Bus session bus, so the token goes to kernel
+/// keyutils (under `keyctl session -`), is read back, and is removed.
+#[cfg(target_os = "linux")]
+#[test]
+fn without_a_session_bus_the_token_lives_in_kernel_keyutils() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = in_keyring_session(&[], dir.path(), "tok-keyutils-55aa9f2e", KEYRING_SCRIPT);
+    check_keyutils_round_trip(&out);
+}
+
+/// A session bus without a Secret Service provider (a minimal desktop, a
+/// container): the Secret Service probe fails and keyutils is used.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_session_bus_without_secret_service_falls_back_to_keyutils() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = in_keyring_session(
+        &["dbus-run-session", "--"],
+        dir.path(),
+        "tok-keyutils-66bb9f2e",
+        KEYRING_SCRIPT,
+    );
+    check_keyutils_round_trip(&out);
 }

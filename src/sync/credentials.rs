@@ -1,6 +1,12 @@
-//! The portal token: in the OS keyring (kernel keyutils on Linux, the
-//! Keychain on macOS, the Credential Manager on Windows), or in
-//! `SERVICEDESK_PORTAL_TOKEN` for headless use. It is never written to the
+//! The portal token: in the OS keyring, or in `SERVICEDESK_PORTAL_TOKEN` for
+//! headless use. The keyring is the Credential Manager on Windows, the
+//! Keychain on macOS, and on Linux the desktop's Secret Service (GNOME
+//! Keyring, KWallet) when the session has one, else the kernel keyutils
+//! (headless machines, SSH sessions; run under `keyctl session -` when the
+//! process has no session keyring of its own). The Linux choice is made once
+//! per process: no D-Bus session bus (`DBUS_SESSION_BUS_ADDRESS` unset) means
+//! keyutils; otherwise a lookup in the Secret Service decides (it answers,
+//! even "no such item": Secret Service; it fails: keyutils). It is never written to the
 //! database, a log, an outbox payload or an export; what is shown of it is
 //! whether one is set and its last four characters.
 
@@ -35,6 +41,76 @@ impl std::fmt::Debug for TokenSource {
 }
 
 /// Where a token came from, for status displays.
+/// Which store holds the token, for status displays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TokenStore {
+    /// Linux desktop keyring over D-Bus (GNOME Keyring, KWallet).
+    SecretService,
+    /// The Linux kernel key retention service (headless fallback).
+    Keyutils,
+    /// macOS Keychain.
+    Keychain,
+    /// Windows Credential Manager.
+    CredentialManager,
+    /// Held in memory by the process (tests, front ends managing their own).
+    Memory,
+}
+
+impl TokenStore {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            TokenStore::SecretService => "secret-service",
+            TokenStore::Keyutils => "keyutils",
+            TokenStore::Keychain => "keychain",
+            TokenStore::CredentialManager => "credential-manager",
+            TokenStore::Memory => "memory",
+        }
+    }
+}
+
+/// The OS store this process keeps tokens in (probed once on Linux).
+pub fn os_store() -> TokenStore {
+    #[cfg(target_os = "linux")]
+    {
+        static CHOSEN: std::sync::OnceLock<TokenStore> = std::sync::OnceLock::new();
+        *CHOSEN.get_or_init(linux_probe)
+    }
+    #[cfg(target_os = "macos")]
+    {
+        TokenStore::Keychain
+    }
+    #[cfg(windows)]
+    {
+        TokenStore::CredentialManager
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "macos", windows)))]
+    {
+        TokenStore::Memory
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn linux_probe() -> TokenStore {
+    use keyring::credential::CredentialApi;
+    let bus = std::env::var_os("DBUS_SESSION_BUS_ADDRESS").filter(|a| !a.is_empty());
+    if bus.is_none() {
+        tracing::debug!("no D-Bus session bus: the portal token lives in kernel keyutils");
+        return TokenStore::Keyutils;
+    }
+    let probe = keyring::secret_service::SsCredential::new_with_target(None, SERVICE, "probe")
+        .and_then(|c| c.get_password());
+    match probe {
+        Ok(_) | Err(keyring::Error::NoEntry) => TokenStore::SecretService,
+        Err(e) => {
+            tracing::info!(
+                "Secret Service not usable ({e}): the portal token lives in kernel keyutils"
+            );
+            TokenStore::Keyutils
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TokenOrigin {
@@ -56,6 +132,14 @@ impl TokenSource {
 
     pub fn fixed(token: Option<&str>) -> Self {
         TokenSource::Fixed(Arc::new(RwLock::new(token.map(str::to_owned))))
+    }
+
+    /// Where tokens are kept: the OS store for `Auto`, memory for `Fixed`.
+    pub fn store_kind(&self) -> TokenStore {
+        match self {
+            TokenSource::Fixed(_) => TokenStore::Memory,
+            TokenSource::Auto { .. } => os_store(),
+        }
     }
 
     /// Replace an in-memory token (does nothing for `Auto`).
@@ -124,13 +208,36 @@ pub fn last4(token: &str) -> String {
 
 fn keyring_error(e: keyring::Error) -> SyncError {
     SyncError::Keyring(format!(
-        "{e} (on a Linux machine without a desktop session, run under `keyctl session -` \
-         or set {TOKEN_ENV})"
+        "{} {e} (on a Linux machine without a desktop session, run under `keyctl session -` \
+         or set {TOKEN_ENV})",
+        os_store().as_str()
     ))
 }
 
+/// The keyring entry of an account, in the store `os_store` chose.
+fn entry(account: &str) -> Result<keyring::Entry, SyncError> {
+    #[cfg(target_os = "linux")]
+    {
+        let credential: Box<keyring::credential::Credential> = match os_store() {
+            TokenStore::SecretService => Box::new(
+                keyring::secret_service::SsCredential::new_with_target(None, SERVICE, account)
+                    .map_err(keyring_error)?,
+            ),
+            _ => Box::new(
+                keyring::keyutils::KeyutilsCredential::new_with_target(None, SERVICE, account)
+                    .map_err(keyring_error)?,
+            ),
+        };
+        Ok(keyring::Entry::new_with_credential(credential))
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        keyring::Entry::new(SERVICE, account).map_err(keyring_error)
+    }
+}
+
 fn keyring_get(account: &str) -> Result<Option<String>, SyncError> {
-    let entry = keyring::Entry::new(SERVICE, account).map_err(keyring_error)?;
+    let entry = entry(account)?;
     match entry.get_password() {
         Ok(t) => Ok(Some(t)),
         Err(keyring::Error::NoEntry) => Ok(None),
@@ -139,13 +246,11 @@ fn keyring_get(account: &str) -> Result<Option<String>, SyncError> {
 }
 
 fn keyring_set(account: &str, token: &str) -> Result<(), SyncError> {
-    keyring::Entry::new(SERVICE, account)
-        .and_then(|e| e.set_password(token))
-        .map_err(keyring_error)
+    entry(account)?.set_password(token).map_err(keyring_error)
 }
 
 fn keyring_delete(account: &str) -> Result<(), SyncError> {
-    let entry = keyring::Entry::new(SERVICE, account).map_err(keyring_error)?;
+    let entry = entry(account)?;
     match entry.delete_credential() {
         Ok(()) | Err(keyring::Error::NoEntry) => Ok(()),
         Err(e) => Err(keyring_error(e)),

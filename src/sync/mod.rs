@@ -14,12 +14,14 @@ pub mod credentials;
 pub mod items;
 pub mod settings;
 
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use tokio::sync::Notify;
 
 use crate::desk::Desk;
 use crate::store::{now, StoreError};
@@ -174,10 +176,14 @@ pub struct SyncStatus {
     pub token_set: bool,
     /// Items not yet delivered.
     pub pending: i64,
-    /// Pending items due now (being delivered while online).
+    /// Pending items due now (each session's oldest, being delivered while online).
     pub syncing: i64,
-    /// Pending items waiting for their next attempt (backoff, Retry-After).
+    /// Pending items waiting for their next attempt (backoff, Retry-After;
+    /// the reason is on the session's oldest item, in `problems`), or behind
+    /// such an item in their session.
     pub waiting: i64,
+    /// Pending items held back by a photo that was not sent (see `problems`).
+    pub blocked: i64,
     pub failed: i64,
     pub conflicts: i64,
     pub done: i64,
@@ -190,6 +196,18 @@ const ONLINE_UNKNOWN: u8 = 0;
 const ONLINE_YES: u8 = 1;
 const ONLINE_NO: u8 = 2;
 
+/// SQL: outbox row `o` is the oldest pending item of its session.
+const HEAD: &str = "NOT EXISTS (SELECT 1 FROM outbox p WHERE p.status = 'pending'
+                    AND p.session_id IS o.session_id AND p.seq < o.seq)";
+
+/// SQL: outbox row `o` is not a report whose photo was refused or could not
+/// be read (a report never goes out without its photos).
+const NOT_BLOCKED: &str = "NOT (o.kind = 'report' AND EXISTS (
+        SELECT 1 FROM json_each(o.payload, '$.attachments') j
+        JOIN outbox a ON a.session_id IS o.session_id AND a.kind = 'attachment'
+             AND a.target = '/api/v1/attachments/' || json_extract(j.value, '$.sha256')
+        WHERE a.status <> 'done'))";
+
 /// Delivers the outbox of one data dir.
 #[derive(Debug, Clone)]
 pub struct Syncer {
@@ -198,6 +216,8 @@ pub struct Syncer {
     tokens: TokenSource,
     client: Arc<Mutex<Option<(String, PortalClient)>>>,
     online: Arc<AtomicU8>,
+    /// The Desk's outbox signal: a commit that queued items wakes the worker.
+    wake: Arc<Notify>,
 }
 
 impl Syncer {
@@ -209,11 +229,12 @@ impl Syncer {
 
     pub fn with_tokens(desk: Desk, cfg: SyncConfig, tokens: TokenSource) -> Self {
         Self {
-            desk,
             cfg,
             tokens,
             client: Arc::new(Mutex::new(None)),
             online: Arc::new(AtomicU8::new(ONLINE_UNKNOWN)),
+            wake: desk.outbox_wake(),
+            desk,
         }
     }
 
@@ -278,8 +299,11 @@ impl Syncer {
         Ok(Ok((client, token)))
     }
 
-    /// One pass: deliver every item that is due, session by session in
-    /// creation order, until nothing is due or the portal stops us.
+    /// One pass: deliver every item that is due, until nothing is due or the
+    /// portal stops us. Up to `concurrency` sessions are in flight at once,
+    /// each with only its oldest pending item (per-session order); as soon as
+    /// one answer is recorded the next due head is sent (a slow or stalled
+    /// request holds up only its own session).
     pub async fn pass(&self) -> Result<PassSummary, SyncError> {
         let mut summary = PassSummary::default();
         let (client, token) = match self.ready().await? {
@@ -289,62 +313,72 @@ impl Syncer {
                 return Ok(summary);
             }
         };
+        let width = self.cfg.concurrency.max(1);
+        let mut set = tokio::task::JoinSet::new();
+        let mut in_flight: HashSet<String> = HashSet::new();
+        let mut stop: Option<Stopped> = None;
         loop {
-            let heads = self.due_heads().await?;
-            if heads.is_empty() {
-                break;
-            }
-            let mut set = tokio::task::JoinSet::new();
-            for item in heads {
-                let this = self.clone();
-                let client = client.clone();
-                let token = token.clone();
-                set.spawn(async move {
-                    let answer = this.deliver(&client, &token, &item).await;
-                    (item, answer)
-                });
-            }
-            let mut stop = None;
-            while let Some(joined) = set.join_next().await {
-                let (item, answer) = joined.map_err(|e| SyncError::Join(e.to_string()))?;
-                summary.sent += 1;
-                if let Some(s) = self.apply(&item, &answer, &token, &mut summary).await? {
-                    stop.get_or_insert(s);
+            // Refill when half the window is free: each recorded answer may
+            // have made its session's next item due.
+            if stop.is_none() && in_flight.len() <= width / 2 {
+                let want = width - in_flight.len();
+                let heads = self.due_heads(want, &in_flight).await?;
+                for item in heads {
+                    in_flight.insert(item.id.clone());
+                    let this = self.clone();
+                    let client = client.clone();
+                    let token = token.clone();
+                    set.spawn(async move {
+                        let answer = this.deliver(&client, &token, &item).await;
+                        (item, answer)
+                    });
                 }
             }
-            if let Some(s) = stop {
-                summary.stopped = Some(s);
+            let Some(joined) = set.join_next().await else {
                 break;
+            };
+            let (item, answer) = joined.map_err(|e| SyncError::Join(e.to_string()))?;
+            in_flight.remove(&item.id);
+            summary.sent += 1;
+            if let Some(s) = self.apply(&item, &answer, &token, &mut summary).await? {
+                stop.get_or_insert(s);
             }
         }
+        summary.stopped = stop;
         Ok(summary)
     }
 
-    /// The first pending item of each session, where it is due, oldest first.
-    async fn due_heads(&self) -> Result<Vec<Item>, SyncError> {
-        Ok(sqlx::query_as(
+    /// The first pending item of each session, where it is due and not
+    /// blocked, oldest first; none of `skip` (in flight).
+    async fn due_heads(
+        &self,
+        limit: usize,
+        skip: &HashSet<String>,
+    ) -> Result<Vec<Item>, SyncError> {
+        let skip = serde_json::to_string(&skip.iter().collect::<Vec<_>>()).unwrap_or_default();
+        Ok(sqlx::query_as(&format!(
             "SELECT o.id, o.kind, o.target, o.payload, o.attempts FROM outbox o
              WHERE o.status = 'pending'
                AND (o.next_attempt_at IS NULL OR o.next_attempt_at <= ?1)
-               AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.status = 'pending'
-                               AND p.session_id IS o.session_id AND p.seq < o.seq)
-             ORDER BY o.seq LIMIT ?2",
-        )
+               AND {HEAD} AND {NOT_BLOCKED}
+               AND o.id NOT IN (SELECT value FROM json_each(?3))
+             ORDER BY o.seq LIMIT ?2"
+        ))
         .bind(now())
-        .bind(self.cfg.concurrency.max(1) as i64)
+        .bind(limit as i64)
+        .bind(skip)
         .fetch_all(self.pool())
         .await?)
     }
 
-    /// The earliest next attempt among the sessions' first pending items.
+    /// The earliest next attempt among the sessions' first pending items
+    /// that are not blocked (`Some(None)`: one is due now).
     async fn next_due(&self) -> Result<Option<Option<String>>, SyncError> {
-        let row: Option<(Option<String>,)> = sqlx::query_as(
+        let row: Option<(Option<String>,)> = sqlx::query_as(&format!(
             "SELECT MIN(COALESCE(o.next_attempt_at, '')) FROM outbox o
-             WHERE o.status = 'pending'
-               AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.status = 'pending'
-                               AND p.session_id IS o.session_id AND p.seq < o.seq)
-             HAVING COUNT(*) > 0",
-        )
+             WHERE o.status = 'pending' AND {HEAD} AND {NOT_BLOCKED}
+             HAVING COUNT(*) > 0"
+        ))
         .fetch_optional(self.pool())
         .await?;
         Ok(row.map(|(at,)| at.filter(|a| !a.is_empty())))
@@ -423,6 +457,9 @@ impl Syncer {
                     None => message.clone(),
                 };
                 self.finish(item, "failed", http, &text, &at).await?;
+                if item.kind == items::KIND_ATTACHMENT {
+                    self.block_reports(item, &text, &at).await?;
+                }
                 summary.failed += 1;
                 Ok(None)
             }
@@ -521,6 +558,60 @@ impl Syncer {
         .execute(self.pool())
         .await?;
         tracing::warn!(item = %item.id, kind = %item.kind, "outbox item {status}: {text}");
+        Ok(())
+    }
+
+    /// A refused photo holds back the session's reports that reference it
+    /// (and what the session queued after them): each says why.
+    async fn block_reports(&self, photo: &Item, text: &str, at: &str) -> Result<(), SyncError> {
+        let payload: Value = serde_json::from_str(&photo.payload).unwrap_or_default();
+        let sha = payload["sha256"].as_str().unwrap_or_default();
+        let name = payload["filename"].as_str().unwrap_or("photo");
+        let reason = format!(
+            "blocked: photo {name} ({sha}) was not sent ({text}); the report waits for it \
+             (after fixing it, run `servicedesk sync retry {}`)",
+            photo.id
+        );
+        let mut tx = self.pool().begin().await?;
+        let first: Option<i64> = sqlx::query_scalar(
+            "SELECT MIN(o.seq) FROM outbox o, json_each(o.payload, '$.attachments') j
+             WHERE o.status = 'pending' AND o.kind = 'report'
+               AND o.session_id IS (SELECT session_id FROM outbox WHERE id = ?1)
+               AND json_extract(j.value, '$.sha256') = ?2",
+        )
+        .bind(&photo.id)
+        .bind(sha)
+        .fetch_one(&mut *tx)
+        .await?;
+        if let Some(first) = first {
+            sqlx::query(
+                "UPDATE outbox SET last_error = ?1, updated_at = ?2
+                 WHERE status = 'pending' AND kind = 'report'
+                   AND session_id IS (SELECT session_id FROM outbox WHERE id = ?3)
+                   AND EXISTS (SELECT 1 FROM json_each(payload, '$.attachments') j
+                               WHERE json_extract(j.value, '$.sha256') = ?4)",
+            )
+            .bind(&reason)
+            .bind(at)
+            .bind(&photo.id)
+            .bind(sha)
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query(
+                "UPDATE outbox SET last_error = ?1, updated_at = ?2
+                 WHERE status = 'pending' AND seq > ?3 AND last_error IS NULL
+                   AND session_id IS (SELECT session_id FROM outbox WHERE id = ?4)",
+            )
+            .bind(format!(
+                "waiting: an earlier report of this session is blocked by photo {name} ({sha})"
+            ))
+            .bind(at)
+            .bind(first)
+            .bind(&photo.id)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
         Ok(())
     }
 
@@ -667,29 +758,47 @@ impl Syncer {
         Ok(total)
     }
 
-    /// The background loop: passes while there is work, `/health` probes
-    /// while offline or idle, and a look for new items every poll interval.
+    /// The background loop. Passes while there is work; while offline, a
+    /// `/health` probe every probe interval until the portal answers, then
+    /// delivery resumes by itself; while idle, a probe every probe interval.
+    /// A commit that queues items wakes it at once (`Desk::outbox_changed`);
+    /// a look every poll interval catches items queued by another process
+    /// (the CLI) and credentials changed outside the app.
     pub async fn run_forever(self) {
         let mut last_probe = Instant::now();
         loop {
             let wait = match self.pass().await {
                 Ok(pass) => match pass.stopped {
                     Some(Stopped::Offline(_)) => {
-                        tokio::time::sleep(self.cfg.probe_interval.min(Duration::from_secs(30)))
-                            .await;
-                        let _ = self.probe().await;
-                        last_probe = Instant::now();
+                        // New items do not bring the portal back: only probes.
+                        loop {
+                            tokio::time::sleep(self.cfg.probe_interval).await;
+                            last_probe = Instant::now();
+                            match self.probe().await {
+                                Ok(true) => break,
+                                Ok(false) => {}
+                                Err(e) => tracing::error!("sync probe failed: {e}"),
+                            }
+                            if self.online.load(Ordering::SeqCst) != ONLINE_NO {
+                                // Reachable but refusing the token, or not
+                                // configured: the pass says which.
+                                break;
+                            }
+                        }
                         continue;
                     }
                     Some(_) => self.cfg.poll_interval,
                     None => {
-                        if last_probe.elapsed() >= self.cfg.probe_interval {
-                            if let Ok(None) = self.next_due().await {
-                                let _ = self.probe().await;
+                        let next = self.next_due().await;
+                        if matches!(next, Ok(None))
+                            && last_probe.elapsed() >= self.cfg.probe_interval
+                        {
+                            if let Err(e) = self.probe().await {
+                                tracing::error!("sync probe failed: {e}");
                             }
                             last_probe = Instant::now();
                         }
-                        match self.next_due().await {
+                        match next {
                             Ok(Some(Some(at))) => chrono::DateTime::parse_from_rfc3339(&at)
                                 .ok()
                                 .and_then(|n| {
@@ -699,7 +808,8 @@ impl Syncer {
                                 })
                                 .unwrap_or(Duration::ZERO)
                                 .min(self.cfg.poll_interval),
-                            _ => self.cfg.poll_interval,
+                            Ok(Some(None)) => Duration::ZERO,
+                            _ => self.cfg.poll_interval.min(self.cfg.probe_interval),
                         }
                     }
                 },
@@ -708,7 +818,10 @@ impl Syncer {
                     self.cfg.poll_interval
                 }
             };
-            tokio::time::sleep(wait.max(Duration::from_millis(5))).await;
+            tokio::select! {
+                _ = tokio::time::sleep(wait.max(Duration::from_millis(5))) => {}
+                _ = self.wake.notified() => {}
+            }
         }
     }
 }
@@ -743,17 +856,22 @@ pub async fn set_portal_url(desk: &Desk, url: &str) -> Result<String, SyncError>
 pub async fn status(desk: &Desk, tokens: &TokenSource) -> Result<SyncStatus, SyncError> {
     let pool = desk.store().pool();
     let at = now();
-    let (pending, syncing, failed, conflicts, done): (i64, i64, i64, i64, i64) = sqlx::query_as(
-        "SELECT COALESCE(SUM(status = 'pending'), 0),
-                COALESCE(SUM(status = 'pending' AND (next_attempt_at IS NULL OR next_attempt_at <= ?)), 0),
-                COALESCE(SUM(status = 'failed'), 0),
-                COALESCE(SUM(status = 'conflict'), 0),
-                COALESCE(SUM(status = 'done'), 0)
-         FROM outbox",
-    )
-    .bind(&at)
-    .fetch_one(pool)
-    .await?;
+    let (pending, blocked, syncing, failed, conflicts, done): (i64, i64, i64, i64, i64, i64) =
+        sqlx::query_as(&format!(
+            "SELECT COALESCE(SUM(o.status = 'pending'), 0),
+                    COALESCE(SUM(o.status = 'pending' AND (o.last_error LIKE 'blocked: %'
+                                                         OR o.last_error LIKE 'waiting: %')), 0),
+                    COALESCE(SUM(o.status = 'pending'
+                                 AND (o.next_attempt_at IS NULL OR o.next_attempt_at <= ?)
+                                 AND {HEAD} AND {NOT_BLOCKED}), 0),
+                    COALESCE(SUM(o.status = 'failed'), 0),
+                    COALESCE(SUM(o.status = 'conflict'), 0),
+                    COALESCE(SUM(o.status = 'done'), 0)
+             FROM outbox o"
+        ))
+        .bind(&at)
+        .fetch_one(pool)
+        .await?;
     let last_success: Option<String> =
         sqlx::query_scalar("SELECT MAX(done_at) FROM outbox WHERE status = 'done'")
             .fetch_one(pool)
@@ -803,7 +921,8 @@ pub async fn status(desk: &Desk, tokens: &TokenSource) -> Result<SyncStatus, Syn
         token_set,
         pending,
         syncing,
-        waiting: pending - syncing,
+        waiting: pending - syncing - blocked,
+        blocked,
         failed,
         conflicts,
         done,
@@ -833,6 +952,18 @@ pub async fn retry(desk: &Desk, item_id: &str) -> Result<ItemInfo, SyncError> {
     .fetch_optional(pool)
     .await?;
     let info = info.ok_or_else(|| SyncError::NotFound(item_id.to_owned()))?;
+    if changed > 0 && info.kind == items::KIND_ATTACHMENT {
+        // What the photo held back goes out after it.
+        sqlx::query(
+            "UPDATE outbox SET last_error = NULL, updated_at = ?
+             WHERE status = 'pending' AND session_id IS ?
+               AND (last_error LIKE 'blocked: photo %' OR last_error LIKE 'waiting: %')",
+        )
+        .bind(now())
+        .bind(&info.session_id)
+        .execute(pool)
+        .await?;
+    }
     if changed == 0 {
         return Err(SyncError::Invalid(format!(
             "outbox item {item_id} is {}; only failed or conflict items are retried",

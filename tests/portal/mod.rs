@@ -4,12 +4,31 @@
 //! checked against their sha256, and faults injected on demand: connection
 //! dropped before storing, timeouts, 500s, 429 with Retry-After, the
 //! response dropped (or timed out) after storing, 409, 401, and the whole
-//! server stopped (connection refused). It counts what it stored.
+//! server stopped (connection refused). It counts what it stored (`effects`,
+//! one per Idempotency-Key that changed something) against what it received
+//! (`requests_per_key`). Random faults come from a seeded generator
+//! (`PORTAL_SEED`, default 7), so a run can be repeated.
+//!
+//! Control endpoints, for tests in another process (`cargo run --example
+//! test_portal`); no token, loopback only, never faulted:
+//! - `GET  /control/stats`: what was received and stored, as JSON (counts,
+//!   the stored revision per report and draft, the attachments' sha256s and
+//!   whether their bytes still hash to them, faults injected by kind).
+//! - `POST /control/faults` `{"rate": 0.3, "force": ["reset", "too_many:2"]}`:
+//!   the chance of a random fault per write, and faults for the next writes
+//!   in order. Names: `reset`, `timeout_before`, `error500`, `too_many[:SECS]`,
+//!   `drop_after_store`, `timeout_after_store`; `reject422` (never random).
+//! - `POST /control/token` `{"token": "..."}`: the token the portal accepts
+//!   from now on (anything else gets 401).
+//! - `POST /control/offline` `{"offline": true}`: every API request has its
+//!   connection dropped (the client sees a network error) until set false.
+//! - `POST /control/seed_report` `{"report_id": "...", "revision": 5}`:
+//!   pretend another client stored that revision (a lower one is then a 409).
 #![allow(dead_code)]
 
 use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -36,6 +55,9 @@ pub enum Fault {
     DropAfterStore,
     /// Stored, then the answer comes later than the client waits.
     TimeoutAfterStore,
+    /// 422 with a message, nothing stored and the key not recorded (a
+    /// validation the portal runs first; never chosen at random).
+    Reject422,
 }
 
 pub const ALL_FAULTS: [Fault; 6] = [
@@ -75,7 +97,13 @@ pub struct Stored {
 
 pub struct Shared {
     pub stored: Mutex<Stored>,
+    /// One lock per Idempotency-Key: two copies of a request in flight at
+    /// once (two clients, or a retry racing a slow first attempt) are handled
+    /// one after the other, so the second is a replay.
+    key_locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
     down: AtomicBool,
+    /// Milliseconds every write takes before it is handled (a slow network).
+    latency_ms: AtomicU64,
     /// How long a timeout fault sleeps (longer than the client's timeout).
     pub stall: Duration,
 }
@@ -92,24 +120,89 @@ pub struct Portal {
     task: Option<tokio::task::JoinHandle<()>>,
 }
 
+impl Fault {
+    pub fn name(&self) -> String {
+        match self {
+            Fault::Reset => "reset".into(),
+            Fault::TimeoutBefore => "timeout_before".into(),
+            Fault::Error500 => "error500".into(),
+            Fault::TooMany(s) => format!("too_many:{s}"),
+            Fault::DropAfterStore => "drop_after_store".into(),
+            Fault::TimeoutAfterStore => "timeout_after_store".into(),
+            Fault::Reject422 => "reject422".into(),
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Fault> {
+        Some(match name {
+            "reset" => Fault::Reset,
+            "timeout_before" => Fault::TimeoutBefore,
+            "error500" => Fault::Error500,
+            "too_many" => Fault::TooMany(1),
+            "drop_after_store" => Fault::DropAfterStore,
+            "timeout_after_store" => Fault::TimeoutAfterStore,
+            "reject422" => Fault::Reject422,
+            other => Fault::TooMany(other.strip_prefix("too_many:")?.parse().ok()?),
+        })
+    }
+}
+
+impl Stored {
+    /// What was received and stored, for `/control/stats` and test output.
+    pub fn stats(&self) -> Value {
+        let attachments_intact = self
+            .attachments
+            .iter()
+            .all(|(sha, bytes)| &hex::encode(Sha256::digest(bytes)) == sha);
+        json!({
+            "requests": self.requests,
+            "health_checks": self.health_checks,
+            "unauthorized": self.unauthorized,
+            "keys_received": self.requests_per_key.len(),
+            "writes_received": self.requests_per_key.values().map(|n| u64::from(*n)).sum::<u64>(),
+            "keys_stored": self.effects.len(),
+            "keys_stored_more_than_once": self.effects.values().filter(|n| **n > 1).count(),
+            "duplicates_replayed": self.duplicates_replayed,
+            "attachments": self.attachments.keys().collect::<Vec<_>>(),
+            "attachments_intact": attachments_intact,
+            "reports": self.reports.iter().map(|(k, v)| (k.clone(), v.0)).collect::<HashMap<_, _>>(),
+            "drafts": self.drafts.iter().map(|(k, v)| (k.clone(), v.0)).collect::<HashMap<_, _>>(),
+            "escalations": self.escalations.len(),
+            "fault_rate": self.fault_rate,
+            "faults_injected": self.faults_injected.iter().map(|(f, n)| (f.name(), *n)).collect::<HashMap<_, _>>(),
+        })
+    }
+}
+
 impl Portal {
     /// A portal on 127.0.0.1 with a random port, accepting `token`.
     pub async fn start(token: &str, stall: Duration) -> Portal {
+        let seed = std::env::var("PORTAL_SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(7);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        Portal::start_with(listener, token, stall, seed)
+    }
+
+    /// A portal on a listener the caller bound, with a seed for its faults.
+    pub fn start_with(
+        listener: tokio::net::TcpListener,
+        token: &str,
+        stall: Duration,
+        seed: u64,
+    ) -> Portal {
         let shared = Arc::new(Shared {
             stored: Mutex::new(Stored {
                 token: token.to_owned(),
-                rng: Some(fastrand::Rng::with_seed(
-                    std::env::var("PORTAL_SEED")
-                        .ok()
-                        .and_then(|s| s.parse().ok())
-                        .unwrap_or(7),
-                )),
+                rng: Some(fastrand::Rng::with_seed(seed)),
                 ..Default::default()
             }),
+            key_locks: Mutex::new(HashMap::new()),
             down: AtomicBool::new(false),
+            latency_ms: AtomicU64::new(0),
             stall,
         });
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let mut portal = Portal {
             addr,
@@ -127,6 +220,11 @@ impl Portal {
             .route("/api/v1/reports/{id}", put(report))
             .route("/api/v1/labor-drafts/{id}", put(labor_draft))
             .route("/api/v1/escalations", post(escalation))
+            .route("/control/stats", get(control_stats))
+            .route("/control/faults", post(control_faults))
+            .route("/control/token", post(control_token))
+            .route("/control/offline", post(control_offline))
+            .route("/control/seed_report", post(control_seed_report))
             .with_state(self.shared.clone());
         self.task = Some(tokio::spawn(async move {
             let _ = axum::serve(listener, app).await;
@@ -174,6 +272,13 @@ impl Portal {
 
     pub fn force(&self, faults: &[Fault]) {
         self.lock().forced.extend(faults.iter().copied());
+    }
+
+    /// Every write takes this long before it is handled.
+    pub fn set_latency(&self, latency: Duration) {
+        self.shared
+            .latency_ms
+            .store(latency.as_millis() as u64, Ordering::SeqCst);
     }
 
     pub fn set_token(&self, token: &str) {
@@ -266,6 +371,12 @@ fn gate(shared: &Shared, headers: &HeaderMap, write: bool) -> Gate {
         Some(Fault::Error500) => {
             return Gate::Done(answer(500, json!({"message": "injected 500"})));
         }
+        Some(Fault::Reject422) => {
+            return Gate::Done(answer(
+                422,
+                json!({"message": "injected: the portal cannot read this file"}),
+            ));
+        }
         Some(Fault::TooMany(secs)) => {
             let mut r = answer(429, json!({"message": "slow down"}));
             r.headers_mut()
@@ -274,12 +385,27 @@ fn gate(shared: &Shared, headers: &HeaderMap, write: bool) -> Gate {
         }
         _ => {}
     }
-    if let Some((status, body)) = st.keys.get(&key).cloned() {
+    Gate::Go { key, fault }
+}
+
+/// Take the key's lock, then replay the key's first answer if it has one.
+async fn claim(shared: &Shared, key: &str) -> Result<tokio::sync::OwnedMutexGuard<()>, Response> {
+    let latency = shared.latency_ms.load(Ordering::SeqCst);
+    if latency > 0 {
+        tokio::time::sleep(Duration::from_millis(latency)).await;
+    }
+    let lock = {
+        let mut locks = shared.key_locks.lock().unwrap_or_else(|e| e.into_inner());
+        locks.entry(key.to_owned()).or_default().clone()
+    };
+    let guard = lock.lock_owned().await;
+    let mut st = shared.lock();
+    if let Some((status, body)) = st.keys.get(key).cloned() {
         st.duplicates_replayed += 1;
         let body: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
-        return Gate::Done(answer(status, body));
+        return Err(answer(status, body));
     }
-    Gate::Go { key, fault }
+    Ok(guard)
 }
 
 /// Record the first answer of a key, then apply an after-store fault.
@@ -325,6 +451,10 @@ async fn attachment(
     let (key, fault) = match gate(&shared, &headers, true) {
         Gate::Done(r) => return r,
         Gate::Go { key, fault } => (key, fault),
+    };
+    let _claim = match claim(&shared, &key).await {
+        Ok(g) => g,
+        Err(replayed) => return replayed,
     };
     stall_if(&shared, fault).await;
     if fault == Some(Fault::TimeoutBefore) {
@@ -381,6 +511,10 @@ async fn report(
         Gate::Done(r) => return r,
         Gate::Go { key, fault } => (key, fault),
     };
+    let _claim = match claim(&shared, &key).await {
+        Ok(g) => g,
+        Err(replayed) => return replayed,
+    };
     stall_if(&shared, fault).await;
     if fault == Some(Fault::TimeoutBefore) {
         return answer(503, json!({"message": "too late"}));
@@ -419,6 +553,10 @@ async fn labor_draft(
         Gate::Done(r) => return r,
         Gate::Go { key, fault } => (key, fault),
     };
+    let _claim = match claim(&shared, &key).await {
+        Ok(g) => g,
+        Err(replayed) => return replayed,
+    };
     stall_if(&shared, fault).await;
     if fault == Some(Fault::TimeoutBefore) {
         return answer(503, json!({"message": "too late"}));
@@ -436,10 +574,83 @@ async fn escalation(
         Gate::Done(r) => return r,
         Gate::Go { key, fault } => (key, fault),
     };
+    let _claim = match claim(&shared, &key).await {
+        Ok(g) => g,
+        Err(replayed) => return replayed,
+    };
     stall_if(&shared, fault).await;
     if fault == Some(Fault::TimeoutBefore) {
         return answer(503, json!({"message": "too late"}));
     }
     shared.lock().escalations.push(body);
     finish(&shared, key, fault, 201, json!({"status": "escalated"})).await
+}
+
+async fn control_stats(State(shared): State<Arc<Shared>>) -> Response {
+    answer(200, shared.lock().stats())
+}
+
+async fn control_faults(State(shared): State<Arc<Shared>>, Json(body): Json<Value>) -> Response {
+    let mut forced = Vec::new();
+    for name in body["force"].as_array().into_iter().flatten() {
+        match name.as_str().and_then(Fault::parse) {
+            Some(f) => forced.push(f),
+            None => return answer(400, json!({"message": format!("unknown fault {name}")})),
+        }
+    }
+    let rate = match &body["rate"] {
+        Value::Null => None,
+        v => match v.as_f64().filter(|r| (0.0..=1.0).contains(r)) {
+            Some(r) => Some(r),
+            None => return answer(400, json!({"message": "rate: a number from 0 to 1"})),
+        },
+    };
+    let mut st = shared.lock();
+    if let Some(r) = rate {
+        st.fault_rate = r;
+    }
+    st.forced.extend(forced);
+    answer(
+        200,
+        json!({"fault_rate": st.fault_rate, "forced": st.forced.len()}),
+    )
+}
+
+async fn control_token(State(shared): State<Arc<Shared>>, Json(body): Json<Value>) -> Response {
+    match body["token"].as_str().filter(|t| !t.is_empty()) {
+        Some(t) => {
+            shared.lock().token = t.to_owned();
+            answer(200, json!({"ok": true}))
+        }
+        None => answer(400, json!({"message": "token: a non-empty string"})),
+    }
+}
+
+async fn control_offline(State(shared): State<Arc<Shared>>, Json(body): Json<Value>) -> Response {
+    match body["offline"].as_bool() {
+        Some(b) => {
+            shared.down.store(b, Ordering::SeqCst);
+            answer(200, json!({"offline": b}))
+        }
+        None => answer(400, json!({"message": "offline: true or false"})),
+    }
+}
+
+async fn control_seed_report(
+    State(shared): State<Arc<Shared>>,
+    Json(body): Json<Value>,
+) -> Response {
+    match (body["report_id"].as_str(), body["revision"].as_u64()) {
+        (Some(id), Some(rev)) => {
+            shared.lock().reports.insert(
+                id.to_owned(),
+                (rev, json!({"report_id": id, "revision": rev})),
+            );
+            answer(200, json!({"report_id": id, "revision": rev}))
+        }
+        _ => answer(
+            400,
+            json!({"message": "report_id (string) and revision (number) are required"}),
+        ),
+    }
 }

@@ -19,8 +19,22 @@ pub enum Need {
     Test,
 }
 
-const BUILD_PACKAGES: &[&str] = &["build-essential", "pkg-config", "libwebkit2gtk-4.1-dev"];
-const TEST_PACKAGES: &[&str] = &["xvfb", "xauth", "keyutils", "chromium", "poppler-utils"];
+// libdbus-1-dev: the keyring crate's Secret Service store (the portal token) links libdbus.
+const BUILD_PACKAGES: &[&str] = &[
+    "build-essential",
+    "pkg-config",
+    "libwebkit2gtk-4.1-dev",
+    "libdbus-1-dev",
+];
+// dbus-daemon: dbus-run-session, for the keyring fallback test (a bus without Secret Service).
+const TEST_PACKAGES: &[&str] = &[
+    "xvfb",
+    "xauth",
+    "keyutils",
+    "dbus-daemon",
+    "chromium",
+    "poppler-utils",
+];
 
 fn is_debian() -> bool {
     Path::new("/etc/debian_version").exists()
