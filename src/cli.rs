@@ -590,7 +590,7 @@ async fn session(desk: &Desk, cmd: SessionCmd) -> Result<ExitCode, AppError> {
                 println!("no sessions");
             } else {
                 for s in &list.sessions {
-                    println!("{}", session_line(s));
+                    println!("{}", session_line(&s.session));
                 }
             }
         }

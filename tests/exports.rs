@@ -183,6 +183,26 @@ async fn finalize_with_edits_makes_a_new_revision_queued_with_its_photo() {
         .map(|r| r["sync"]["state"].as_str().unwrap())
         .collect();
     assert_eq!(states, ["pending", "pending", "pending"]);
+
+    // The sidebar's stage: finalized until the portal has the newest revision.
+    let stage = |list: &Value| {
+        list["sessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["id"] == id.as_str())
+            .unwrap()["stage"]
+            .clone()
+    };
+    let list = dispatch(&desk, "session_list", json!({})).await.unwrap();
+    assert_eq!(stage(&list), "finalized");
+    sqlx::query("UPDATE outbox SET status = 'done' WHERE session_id = ?")
+        .bind(&id)
+        .execute(desk.store().pool())
+        .await
+        .unwrap();
+    let list = dispatch(&desk, "session_list", json!({})).await.unwrap();
+    assert_eq!(stage(&list), "synced");
 }
 
 #[tokio::test]
@@ -199,7 +219,24 @@ async fn finalize_is_refused_before_a_finding_and_records_nothing() {
     desk.chat_turn(&session.id, "the roof fan does not work", vec![])
         .await
         .unwrap();
-    let err = dispatch(&desk, "report_finalize", json!({"session_id": session.id}))
+    let list = dispatch(&desk, "session_list", json!({})).await.unwrap();
+    assert_eq!(list["sessions"][0]["stage"], "open");
+    desk.chat_turn(&session.id, "the panel fuse is blown", vec![])
+        .await
+        .unwrap();
+    let list = dispatch(&desk, "session_list", json!({})).await.unwrap();
+    assert_eq!(list["sessions"][0]["stage"], "report_ready");
+    let fresh = desk
+        .new_session(NewSession {
+            complaint: "roof fan".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    desk.chat_turn(&fresh.id, "the roof fan does not work", vec![])
+        .await
+        .unwrap();
+    let err = dispatch(&desk, "report_finalize", json!({"session_id": fresh.id}))
         .await
         .unwrap_err();
     assert_eq!(err.code, "invalid_input");
@@ -208,8 +245,8 @@ async fn finalize_is_refused_before_a_finding_and_records_nothing() {
         "{}",
         err.message
     );
-    assert_eq!(desk.store().turns(&session.id).await.unwrap().len(), 1);
-    assert!(desk.store().reports(&session.id).await.unwrap().is_empty());
+    assert_eq!(desk.store().turns(&fresh.id).await.unwrap().len(), 1);
+    assert!(desk.store().reports(&fresh.id).await.unwrap().is_empty());
 
     let err = dispatch(
         &desk,
@@ -408,6 +445,13 @@ async fn the_cli_exports_a_range_as_csv_and_pdfs_or_one_zip() {
     assert_eq!(marta[col("synced")], "pending");
     assert_eq!(marta[col("photos")], "1");
     assert!(marta[col("cause")].len() > 10);
+    // Two sessions of the same unit opened the same minute: two PDFs.
+    let pdfs: Vec<_> = std::fs::read_dir(folder)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".pdf"))
+        .collect();
+    assert_eq!(pdfs.len(), 2, "{pdfs:?}");
     for row in &rows[1..] {
         let pdf = folder.join(&row[col("pdf")]);
         assert!(

@@ -9,7 +9,8 @@
 //! it to `path` and exits (0 when everything held, 1 otherwise).
 
 use std::path::PathBuf;
-use std::time::Duration;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use servicedesk::api::{self, AppError};
@@ -23,17 +24,27 @@ pub struct Shell {
     /// command, so the UI shows it instead of a blank window.
     desk: Result<Desk, AppError>,
     smoke_report: Option<PathBuf>,
+    /// When the process began opening the store, and when the UI first had
+    /// the session list: the launch time the README reports.
+    started: Instant,
+    first_session_list: OnceLock<Duration>,
 }
 
 impl Shell {
     /// Opens the data dir on Tauri's async runtime, so the sqlx pool lives on
     /// the same runtime that later serves the commands.
     pub fn open(data_dir: PathBuf, smoke_report: Option<PathBuf>) -> Shell {
+        let started = Instant::now();
         let desk = tauri::async_runtime::block_on(Desk::open(&data_dir)).map_err(AppError::from);
         if let Ok(desk) = &desk {
             desk.warm_engine();
         }
-        Shell { desk, smoke_report }
+        Shell {
+            desk,
+            smoke_report,
+            started,
+            first_session_list: OnceLock::new(),
+        }
     }
 
     fn desk(&self) -> Result<&Desk, AppError> {
@@ -48,12 +59,16 @@ async fn api(
     command: String,
     payload: Option<Value>,
 ) -> Result<Value, AppError> {
-    api::dispatch(
+    let result = api::dispatch(
         shell.desk()?,
         &command,
         payload.unwrap_or_else(|| json!({})),
     )
-    .await
+    .await;
+    if command == "session_list" && result.is_ok() {
+        let _ = shell.first_session_list.set(shell.started.elapsed());
+    }
+    result
 }
 
 /// Called once by the UI's smoke routine. Only answered in smoke mode.
@@ -73,6 +88,11 @@ async fn smoke_report<R: Runtime>(
     let ok = verdict.is_ok();
     let written = json!({
         "ok": ok,
+        "launch": {
+            "session_list_ms": shell.first_session_list.get().map(|d| d.as_millis() as u64),
+            "note": "from opening the data dir to the UI's first session_list answer",
+        },
+        "memory": memory_report(),
         "ui_report": report,
         "shell_check": match &verdict { Ok(s) => json!(s), Err(e) => json!({"error": e}) },
     });
@@ -85,6 +105,49 @@ async fn smoke_report<R: Runtime>(
     })?;
     app.exit(if ok { 0 } else { 1 });
     Ok(())
+}
+
+/// Resident memory of the app and of the processes it started (the webview
+/// runs in its own processes), in KiB; Linux only.
+fn memory_report() -> Value {
+    #[cfg(target_os = "linux")]
+    {
+        fn status_field(pid: &str, field: &str) -> Option<u64> {
+            let text = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+            text.lines()
+                .find_map(|l| l.strip_prefix(field))
+                .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        }
+        let me = std::process::id().to_string();
+        let mut tree = vec![me.clone()];
+        let mut i = 0;
+        let procs: Vec<String> = std::fs::read_dir("/proc")
+            .map(|d| {
+                d.flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .filter(|n| n.chars().all(|c| c.is_ascii_digit()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        while i < tree.len() {
+            let parent = tree[i].clone();
+            for p in &procs {
+                if status_field(p, "PPid:").map(|v| v.to_string()) == Some(parent.clone())
+                    && !tree.contains(p)
+                {
+                    tree.push(p.clone());
+                }
+            }
+            i += 1;
+        }
+        let app = status_field(&me, "VmRSS:");
+        let total: u64 = tree.iter().filter_map(|p| status_field(p, "VmRSS:")).sum();
+        json!({"app_rss_kib": app, "with_webview_rss_kib": total, "processes": tree.len()})
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        Value::Null
+    }
 }
 
 /// The UI's word is not enough: the session it says it created through IPC

@@ -100,7 +100,18 @@ pub struct SessionListRequest {
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SessionList {
-    pub sessions: Vec<Session>,
+    pub sessions: Vec<SessionListItem>,
+}
+
+/// A session as the sidebar lists it: the stored session plus where it
+/// stands for the people in the shop.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SessionListItem {
+    #[serde(flatten)]
+    pub session: Session,
+    /// open | report_ready (a finding, no report yet) | escalated |
+    /// finalized | synced (the newest report revision is on the portal)
+    pub stage: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -181,9 +192,17 @@ pub async fn app_info(desk: &Desk) -> Result<AppInfo, AppError> {
         version: env!("CARGO_PKG_VERSION").to_owned(),
         data_dir: desk.data_dir().display().to_string(),
         schema_version: store.schema_version().await?,
-        sessions: store.sessions(&SessionFilter::default()).await?.len(),
-        artifacts: store.artifacts(None).await?.len(),
+        sessions: count(store, "SELECT COUNT(*) FROM sessions").await?,
+        artifacts: count(store, "SELECT COUNT(*) FROM artifacts").await?,
     })
+}
+
+async fn count(store: &crate::store::Store, sql: &str) -> Result<usize, AppError> {
+    let (n,): (i64,) = sqlx::query_as(sql)
+        .fetch_one(store.pool())
+        .await
+        .map_err(crate::store::StoreError::from)?;
+    Ok(n as usize)
 }
 
 pub async fn session_new(desk: &Desk, req: SessionNewRequest) -> Result<Session, AppError> {
@@ -213,7 +232,46 @@ pub async fn session_list(desk: &Desk, req: SessionListRequest) -> Result<Sessio
             status: req.status,
         })
         .await?;
-    Ok(SessionList { sessions })
+    let mut stages = session_stages(desk).await?;
+    Ok(SessionList {
+        sessions: sessions
+            .into_iter()
+            .map(|session| {
+                let (ready, report_sync) = stages.remove(&session.id).unwrap_or((false, None));
+                let stage = match session.status {
+                    SessionStatus::Finalized if report_sync.as_deref() == Some("done") => "synced",
+                    SessionStatus::Open if ready => "report_ready",
+                    other => other.as_str(),
+                };
+                SessionListItem {
+                    stage: stage.to_string(),
+                    session,
+                }
+            })
+            .collect(),
+    })
+}
+
+/// Per session: whether the newest state has a complete isolation (a report
+/// can be written), and the portal state of its newest report item.
+async fn session_stages(
+    desk: &Desk,
+) -> Result<std::collections::HashMap<String, (bool, Option<String>)>, AppError> {
+    let rows: Vec<(String, Option<bool>, Option<String>)> = sqlx::query_as(
+        "SELECT s.id,
+                (SELECT json_extract(st.state, '$.isolation.complete') FROM session_states st
+                 WHERE st.session_id = s.id ORDER BY st.turn_seq DESC LIMIT 1),
+                (SELECT o.status FROM outbox o
+                 WHERE o.session_id = s.id AND o.kind = 'report' ORDER BY o.seq DESC LIMIT 1)
+         FROM sessions s",
+    )
+    .fetch_all(desk.store().pool())
+    .await
+    .map_err(crate::store::StoreError::from)?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, ready, sync)| (id, (ready.unwrap_or(false), sync)))
+        .collect())
 }
 
 pub async fn session_show(desk: &Desk, req: SessionRef) -> Result<SessionDetail, AppError> {

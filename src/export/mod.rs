@@ -19,8 +19,10 @@ pub struct StoredReport {
     pub created_at: String,
 }
 
-/// The file name a revision is exported under: unit, short session id and
-/// revision, all safe on Windows, macOS and Linux.
+/// The file name a revision is exported under: unit, the session id's last
+/// twelve characters and the revision, all safe on Windows, macOS and Linux.
+/// The id's tail is its random part: the head of a UUID v7 is a timestamp,
+/// equal for sessions opened within the same minute.
 pub fn report_file_name(session: &Session, revision: u32, extension: &str) -> String {
     let unit = session
         .unit
@@ -32,7 +34,8 @@ pub fn report_file_name(session: &Session, revision: u32, extension: &str) -> St
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
         .collect();
-    let short: String = session.id.chars().take(8).collect();
+    let id: Vec<char> = session.id.chars().filter(|c| *c != '-').collect();
+    let short: String = id[id.len().saturating_sub(12)..].iter().collect();
     format!("{safe}-{short}-r{revision}.{extension}")
 }
 
@@ -196,7 +199,7 @@ mod tests {
         assert!(md.contains("El cliente indica \\*algo\\*."));
         assert_eq!(
             report_file_name(&session(), 2, "md"),
-            "7ABC-123-0193a5f2-r2.md"
+            "7ABC-123-cccc00000000-r2.md"
         );
     }
 }

@@ -54,6 +54,16 @@ describe('header and list', () => {
     expect(byTestId(row, 'row-photos')!.textContent).toBe('3 photos');
   });
 
+  it('shows where each session stands: report ready, synced, or its status', async () => {
+    const ready = makeSession({ complaint: 'Fan dead', status: 'open', stage: 'report_ready' });
+    const synced = makeSession({ complaint: 'Fridge warm', status: 'finalized', stage: 'synced' });
+    const plain = makeSession({ complaint: 'Awning stuck', status: 'open' });
+    const { root } = mount({ session_list: () => ({ sessions: [ready, synced, plain] }) });
+    await waitFor(() => (allByTestId(root, 'session-row').length === 3 ? true : null));
+    const badges = allByTestId(root, 'status-badge').map((b) => b.textContent);
+    expect(badges).toEqual(['Report ready', 'Synced', 'Open']);
+  });
+
   it('shows a backend error instead of an empty list', async () => {
     const { root } = mount({
       session_list: () => {

@@ -4,6 +4,8 @@
 import { call } from './transport';
 
 export type SessionStatus = 'open' | 'escalated' | 'finalized';
+/** Where a listed session stands: its status, or a finding without a report yet, or its newest report on the portal. */
+export type SessionStage = SessionStatus | 'report_ready' | 'synced';
 export const SESSION_STATUSES: SessionStatus[] = ['open', 'escalated', 'finalized'];
 
 export type Language = 'en' | 'es' | 'ru';
@@ -33,6 +35,8 @@ export interface Session {
   unit: Unit;
   turn_count: number;
   artifact_count: number;
+  /** Set by session_list. */
+  stage?: SessionStage;
 }
 
 export type ArtifactKind = 'image' | 'document';

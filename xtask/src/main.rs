@@ -147,8 +147,9 @@ fn main() -> ExitCode {
         Some("setup") => setup::system_packages(Need::Test).and_then(|_| setup::ui()),
         Some("e2e") => setup::ui().and_then(|_| e2e()),
         Some("smoke") => setup::ui().and_then(|_| smoke::desktop()),
+        Some("measure") => setup::ui().and_then(|_| smoke::measure()),
         _ => {
-            eprintln!("usage: cargo xtask <run|test|setup|e2e|smoke>");
+            eprintln!("usage: cargo xtask <run|test|setup|e2e|smoke|measure>");
             return ExitCode::from(2);
         }
     };

@@ -60,6 +60,78 @@ fn start_xvfb() -> Result<Xvfb, Failed> {
 }
 
 pub fn desktop() -> Result<(), Failed> {
+    build_app(false)?;
+    println!("==> desktop smoke test");
+    let started = Instant::now();
+    let work = std::env::temp_dir().join(format!("servicedesk-smoke-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).map_err(|_| Failed("smoke temp dir"))?;
+    let (ok, text, status) = run_app(&work.join("data"), &work, false)?;
+    println!("{text}");
+    println!(
+        "<== desktop smoke test: {} in {:.1}s (app exit: {})",
+        if ok { "ok" } else { "FAILED" },
+        started.elapsed().as_secs_f64(),
+        status
+    );
+    let _ = std::fs::remove_dir_all(&work);
+    if ok {
+        Ok(())
+    } else {
+        Err(Failed("desktop smoke test"))
+    }
+}
+
+/// `cargo xtask measure`: the release app's launch time (to the first
+/// session list) and resident memory, on an empty store and on one seeded
+/// with 1,000 sessions and 10,000 photos (`servicedesk dev seed-scale`).
+pub fn measure() -> Result<(), Failed> {
+    build_app(true)?;
+    let mut cli = cargo();
+    cli.args(["build", "--release", "--bin", "servicedesk"]);
+    step("cargo build --release --bin servicedesk", cli)?;
+    let work = std::env::temp_dir().join(format!("servicedesk-measure-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).map_err(|_| Failed("measure temp dir"))?;
+    let empty = work.join("empty");
+    let seeded = work.join("seeded");
+    let mut seed = Command::new(root().join("target/release/servicedesk"));
+    seed.args(["--data-dir", &seeded.to_string_lossy(), "dev", "seed-scale"]);
+    seed.args(["--sessions", "1000", "--photos-per-session", "10"]);
+    step("seed 1,000 sessions and 10,000 photos", seed)?;
+    for (name, dir) in [
+        ("empty store", &empty),
+        ("1,000 sessions / 10,000 photos", &seeded),
+    ] {
+        // The first start of a store also builds caches; the second is the one a user sees daily.
+        for run in ["first start", "second start"] {
+            let (ok, text, _) = run_app(dir, &work, true)?;
+            let mib = |key| number(&text, key).map_or("?".into(), |k| (k / 1024).to_string());
+            println!(
+                "{name}, {run}: session list after {} ms; resident memory {} MiB (app process {} MiB){}",
+                number(&text, "session_list_ms").map_or("?".into(), |n| n.to_string()),
+                mib("with_webview_rss_kib"),
+                mib("app_rss_kib"),
+                if ok { "" } else { " — the smoke check FAILED" }
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&work);
+    Ok(())
+}
+
+/// The number after `"key":` in the app's pretty-printed report.
+fn number(text: &str, key: &str) -> Option<u64> {
+    let at = text.find(&format!("\"{key}\":"))? + key.len() + 3;
+    let digits: String = text[at..]
+        .trim_start()
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
+fn build_app(release: bool) -> Result<(), Failed> {
     let mut build = cargo();
     build.args([
         "build",
@@ -68,21 +140,29 @@ pub fn desktop() -> Result<(), Failed> {
         "--bin",
         "servicedesk-desktop",
     ]);
-    step("cargo build -p servicedesk-desktop", build)?;
+    if release {
+        build.arg("--release");
+    }
+    step("cargo build -p servicedesk-desktop", build)
+}
 
-    println!("==> desktop smoke test");
-    let started = Instant::now();
-    let work = std::env::temp_dir().join(format!("servicedesk-smoke-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&work);
-    std::fs::create_dir_all(&work).map_err(|_| Failed("smoke temp dir"))?;
+/// Runs the app in smoke mode on `data_dir`; (ok, report text, exit status).
+fn run_app(data_dir: &Path, work: &Path, release: bool) -> Result<(bool, String, String), Failed> {
     let report = work.join("report.json");
-
-    let exe = root().join("target/debug").join(format!(
-        "servicedesk-desktop{}",
-        std::env::consts::EXE_SUFFIX
-    ));
+    let _ = std::fs::remove_file(&report);
+    let started = Instant::now();
+    let exe = root()
+        .join(if release {
+            "target/release"
+        } else {
+            "target/debug"
+        })
+        .join(format!(
+            "servicedesk-desktop{}",
+            std::env::consts::EXE_SUFFIX
+        ));
     let mut app = Command::new(exe);
-    app.env("SERVICEDESK_DATA_DIR", work.join("data"))
+    app.env("SERVICEDESK_DATA_DIR", data_dir)
         .env("SERVICEDESK_SMOKE_REPORT", &report)
         .env("SERVICEDESK_SMOKE_TIMEOUT_SECS", "90");
     let _xvfb = if cfg!(target_os = "linux") {
@@ -110,17 +190,9 @@ pub fn desktop() -> Result<(), Failed> {
     };
     let text = std::fs::read_to_string(&report).unwrap_or_default();
     let ok = status.is_some_and(|s| s.success()) && text.contains("\"ok\": true");
-    println!("{text}");
-    println!(
-        "<== desktop smoke test: {} in {:.1}s (app exit: {})",
-        if ok { "ok" } else { "FAILED" },
-        started.elapsed().as_secs_f64(),
-        status.map_or("killed after timeout".into(), |s| s.to_string())
-    );
-    let _ = std::fs::remove_dir_all(&work);
-    if ok {
-        Ok(())
-    } else {
-        Err(Failed("desktop smoke test"))
-    }
+    Ok((
+        ok,
+        text,
+        status.map_or("killed after timeout".into(), |s| s.to_string()),
+    ))
 }

@@ -130,7 +130,7 @@ export function SessionsPane({
                 <span className="row-complaint" data-testid="row-complaint">
                   {s.complaint}
                 </span>
-                <StatusBadge status={s.status} />
+                <StatusBadge status={s.stage ?? s.status} />
               </div>
               <div className="row-sub">
                 <span data-testid="row-customer">{s.customer ?? t('sessions.noCustomer')}</span>

@@ -27,6 +27,8 @@ const STATUS_LABEL: Record<string, MessageKey> = {
   open: 'status.open',
   escalated: 'status.escalated',
   finalized: 'status.finalized',
+  report_ready: 'status.report_ready',
+  synced: 'status.synced',
 };
 
 /** A session status as a person reads it. */

@@ -258,6 +258,8 @@ export const en = {
   'status.open': 'Open',
   'status.escalated': 'Escalated',
   'status.finalized': 'Finalized',
+  'status.report_ready': 'Report ready',
+  'status.synced': 'Synced',
   'integrity.ok': 'OK',
   'integrity.missing': 'Missing',
   'integrity.corrupt': 'Corrupt',

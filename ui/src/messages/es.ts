@@ -256,6 +256,8 @@ export const es: Messages = {
   'status.open': 'Abierta',
   'status.escalated': 'Escalada',
   'status.finalized': 'Finalizada',
+  'status.report_ready': 'Informe listo',
+  'status.synced': 'Sincronizada',
   'integrity.ok': 'OK',
   'integrity.missing': 'Falta',
   'integrity.corrupt': 'Dañado',

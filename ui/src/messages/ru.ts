@@ -256,6 +256,8 @@ export const ru: Messages = {
   'status.open': 'Открыта',
   'status.escalated': 'Эскалирована',
   'status.finalized': 'Завершена',
+  'status.report_ready': 'Отчёт готов',
+  'status.synced': 'Синхронизирована',
   'integrity.ok': 'OK',
   'integrity.missing': 'Отсутствует',
   'integrity.corrupt': 'Повреждён',
