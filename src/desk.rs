@@ -589,7 +589,11 @@ async fn billing_call(
 
 /// What a chat turn commits: the turn, its state, facts, supersessions,
 /// attached files, any report revision and the session's new status.
-fn turn_record(text: &str, outcome: &TurnOutcome, artifacts: Vec<NewArtifact>) -> NewTurn {
+pub(crate) fn turn_record(
+    text: &str,
+    outcome: &TurnOutcome,
+    artifacts: Vec<NewArtifact>,
+) -> NewTurn {
     let mut turn = NewTurn::new(text, outcome.reply.text.clone(), outcome.state.clone());
     turn.intent = Some(outcome.intent.to_string());
     turn.transition = Some(outcome.transition.name().to_string());

@@ -16,7 +16,7 @@ use crate::engine::report::{normalize_edit, PhotoRef, ReportEdits, SectionEdits}
 use crate::engine::TurnContext;
 use crate::export::pdf::PhotoFile;
 use crate::export::StoredReport;
-use crate::store::{NewTurn, Session, SessionStatus};
+use crate::store::Session;
 
 /// What a finalize produced.
 #[derive(Debug, Clone, Serialize)]
@@ -126,23 +126,12 @@ impl Desk {
                     photos,
                 };
                 let outcome = engine.finalize(&state, &ctx, edits);
-                let Some((revision, body)) = outcome.report.clone() else {
+                let Some((revision, _)) = outcome.report else {
                     return Err(outcome.reply.text);
                 };
                 let input = finalize_input(&outcome.state.language, edited);
-                let mut turn =
-                    NewTurn::new(input, outcome.reply.text.clone(), outcome.state.clone());
-                turn.intent = Some(outcome.intent.to_string());
-                turn.transition = Some(outcome.transition.name().to_string());
-                turn.trace = serde_json::json!({
-                    "fired": outcome.transition.name(),
-                    "why": outcome.trace,
-                    "reply_kind": outcome.reply.kind.as_str(),
-                    "step_id": outcome.reply.step_id,
-                    "citations": outcome.reply.citations,
-                });
-                turn.report = Some((revision, outcome.state.language.clone(), body));
-                turn.status = Some(SessionStatus::Finalized);
+                // A report always finalizes the session (turn_record).
+                let mut turn = crate::desk::turn_record(input, &outcome, Vec::new());
                 let portal_photos: Vec<crate::sync::items::PhotoItem> = stored
                     .iter()
                     .map(|a| crate::sync::items::PhotoItem {

@@ -44,6 +44,13 @@ pub struct PhotoFile {
 #[error("the PDF could not be laid out: {0}")]
 pub struct PdfError(String);
 
+impl PdfError {
+    fn from_diagnostics(errors: &[typst::diag::SourceDiagnostic]) -> Self {
+        let messages: Vec<String> = errors.iter().map(|e| e.message.to_string()).collect();
+        PdfError(messages.join("; "))
+    }
+}
+
 /// The revision as a PDF document.
 pub fn report_pdf(
     session: &Session,
@@ -129,28 +136,15 @@ pub fn report_pdf(
     for w in &compiled.warnings {
         tracing::debug!("report PDF: {}", w.message);
     }
-    let document = compiled.output.map_err(|errors| {
-        PdfError(
-            errors
-                .iter()
-                .map(|e| e.message.to_string())
-                .collect::<Vec<_>>()
-                .join("; "),
-        )
-    })?;
+    let document = compiled
+        .output
+        .map_err(|errors| PdfError::from_diagnostics(&errors))?;
     let options = typst_pdf::PdfOptions {
         ident: Smart::Custom(format!("{}-r{}", session.id, report.revision)),
         ..Default::default()
     };
-    let pdf = typst_pdf::pdf(&document, &options).map_err(|errors| {
-        PdfError(
-            errors
-                .iter()
-                .map(|e| e.message.to_string())
-                .collect::<Vec<_>>()
-                .join("; "),
-        )
-    });
+    let pdf =
+        typst_pdf::pdf(&document, &options).map_err(|errors| PdfError::from_diagnostics(&errors));
     // typst memoizes layouts across documents; a long export must not grow
     // without bound.
     typst::comemo::evict(10);
