@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { act } from 'react';
 import { App } from './App';
 import { MAX_FILE_BYTES } from './files';
@@ -62,6 +62,24 @@ describe('header and list', () => {
     await waitFor(() => (allByTestId(root, 'session-row').length === 3 ? true : null));
     const badges = allByTestId(root, 'status-badge').map((b) => b.textContent);
     expect(badges).toEqual(['Report ready', 'Synced', 'Open']);
+  });
+
+  it('renders only the rows in view of a long session list', async () => {
+    // jsdom lays nothing out: give every element a size, as a window would.
+    const sizes = [
+      vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockReturnValue(78),
+      vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(800),
+      vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(320),
+    ];
+    onTestFinished(() => sizes.forEach((s) => s.mockRestore()));
+    const many = Array.from({ length: 1000 }, (_, i) => makeSession({ complaint: `Unit ${i} fan dead` }));
+    const { root } = mount({ session_list: () => ({ sessions: many }) });
+    await waitFor(() => byTestId(root, 'session-row'));
+    expect(byTestId(root, 'sessions-count')!.textContent).toContain('1000');
+    const rendered = allByTestId(root, 'session-row');
+    expect(rendered.length).toBeGreaterThan(0);
+    expect(rendered.length).toBeLessThan(60);
+    expect(byTestId(rendered[0], 'row-complaint')!.textContent).toBe('Unit 0 fan dead');
   });
 
   it('shows a backend error instead of an empty list', async () => {

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { api, SESSION_STATUSES, type Session, type SessionStatus } from '../api';
 import { formatTimestamp } from '../files';
 import { useDebounced } from '../hooks';
@@ -10,6 +11,9 @@ import { t } from '../i18n';
 type StatusFilter = 'all' | SessionStatus;
 
 export const SEARCH_DEBOUNCE_MS = 250;
+/** From this many sessions the list renders only the rows in view: a shop's year is thousands. */
+export const VIRTUAL_SESSIONS_FROM = 150;
+const ROW_ESTIMATE_PX = 78;
 
 export function SessionsPane({
   selectedId,
@@ -57,9 +61,53 @@ export function SessionsPane({
   }, [debouncedQuery, status, listVersion]);
 
   const filtered = debouncedQuery !== '' || status !== 'all';
+  const pane = useRef<HTMLElement>(null);
+  const list = useRef<HTMLUListElement>(null);
+  const virtual = (sessions?.length ?? 0) >= VIRTUAL_SESSIONS_FROM;
+  const virtualizer = useVirtualizer<HTMLElement, HTMLLIElement>({
+    count: virtual && sessions ? sessions.length : 0,
+    getScrollElement: () => pane.current,
+    estimateSize: () => ROW_ESTIMATE_PX,
+    overscan: 10,
+    // The toolbar and the form sit above the list inside the scrolling pane.
+    scrollMargin: list.current?.offsetTop ?? 0,
+    initialRect: { width: 0, height: 800 },
+    getItemKey: (i) => sessions?.[i]?.id ?? i,
+  });
+
+  const row = (s: Session) => (
+    <button
+      type="button"
+      className={`session-row${s.id === selectedId ? ' selected' : ''}`}
+      data-testid="session-row"
+      data-session-id={s.id}
+      aria-current={s.id === selectedId ? 'true' : undefined}
+      onClick={() => onSelect(s.id)}
+    >
+      <div className="row-top">
+        <span className="row-complaint" data-testid="row-complaint">
+          {s.complaint}
+        </span>
+        <StatusBadge status={s.stage ?? s.status} />
+      </div>
+      <div className="row-sub">
+        <span data-testid="row-customer">{s.customer ?? t('sessions.noCustomer')}</span>
+        <span className="sep">·</span>
+        <span data-testid="row-unit">{s.unit.make_model ?? t('sessions.unknownUnit')}</span>
+      </div>
+      <div className="row-foot">
+        <span title={s.updated_at} data-testid="row-updated">
+          {t('sessions.updated', { when: formatTimestamp(s.updated_at) })}
+        </span>
+        <span className="photo-count" data-testid="row-photos" data-count={s.artifact_count}>
+          {t('sessions.photos', { n: s.artifact_count })}
+        </span>
+      </div>
+    </button>
+  );
 
   return (
-    <aside className="sessions-pane" data-testid="sessions-pane">
+    <aside className="sessions-pane" data-testid="sessions-pane" ref={pane}>
       <div className="pane-toolbar">
         <input
           type="search"
@@ -115,40 +163,29 @@ export function SessionsPane({
         {loading && <span className="muted"> · {t('common.loading')}</span>}
       </div>
 
-      <ul className="session-list" data-testid="session-list">
-        {sessions?.map((s) => (
-          <li key={s.id}>
-            <button
-              type="button"
-              className={`session-row${s.id === selectedId ? ' selected' : ''}`}
-              data-testid="session-row"
-              data-session-id={s.id}
-              aria-current={s.id === selectedId ? 'true' : undefined}
-              onClick={() => onSelect(s.id)}
+      {virtual && sessions ? (
+        <ul
+          className="session-list virtual"
+          data-testid="session-list"
+          ref={list}
+          style={{ height: virtualizer.getTotalSize() }}
+        >
+          {virtualizer.getVirtualItems().map((v) => (
+            <li
+              key={v.key}
+              data-index={v.index}
+              ref={virtualizer.measureElement}
+              style={{ transform: `translateY(${v.start - virtualizer.options.scrollMargin}px)` }}
             >
-              <div className="row-top">
-                <span className="row-complaint" data-testid="row-complaint">
-                  {s.complaint}
-                </span>
-                <StatusBadge status={s.stage ?? s.status} />
-              </div>
-              <div className="row-sub">
-                <span data-testid="row-customer">{s.customer ?? t('sessions.noCustomer')}</span>
-                <span className="sep">·</span>
-                <span data-testid="row-unit">{s.unit.make_model ?? t('sessions.unknownUnit')}</span>
-              </div>
-              <div className="row-foot">
-                <span title={s.updated_at} data-testid="row-updated">
-                  {t('sessions.updated', { when: formatTimestamp(s.updated_at) })}
-                </span>
-                <span className="photo-count" data-testid="row-photos" data-count={s.artifact_count}>
-                  {t('sessions.photos', { n: s.artifact_count })}
-                </span>
-              </div>
-            </button>
-          </li>
-        ))}
-      </ul>
+              {row(sessions[v.index])}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <ul className="session-list" data-testid="session-list" ref={list}>
+          {sessions?.map((s) => <li key={s.id}>{row(s)}</li>)}
+        </ul>
+      )}
       {sessions && sessions.length === 0 && (
         <p className="empty" data-testid="sessions-empty">
           {filtered ? t('sessions.noMatch') : t('sessions.empty')}
