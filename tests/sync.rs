@@ -843,16 +843,19 @@ async fn a_photo_that_is_not_sent_blocks_its_report_with_a_reason() {
     assert_eq!((st.blocked, st.failed, st.pending), (0, 0, 0), "{st:?}");
 }
 
-/// Runs `script` (sh) under its own kernel session keyring, with the CLI in
-/// `$BIN`, a data dir in `$D` and the token in `$T`; returns stdout.
+/// Runs `script` (sh) under its own kernel session keyring (inside
+/// `wrapper`, e.g. a private D-Bus session), with the CLI in `$BIN`, a data
+/// dir in `$D`, the token in `$T` and `$HOME` in a temporary directory;
+/// returns stdout.
 #[cfg(target_os = "linux")]
 fn in_keyring_session(
     wrapper: &[&str],
+    needs: &[&str],
     dir: &std::path::Path,
     token: &str,
     script: &str,
 ) -> String {
-    for tool in wrapper.iter().take(1).chain(["keyctl"].iter()) {
+    for tool in needs.iter().chain(["keyctl"].iter()) {
         let found = std::process::Command::new("sh")
             .args(["-c", &format!("command -v {tool}")])
             .output()
@@ -860,11 +863,12 @@ fn in_keyring_session(
             .unwrap_or(false);
         assert!(
             found,
-            "{tool} not found: install keyutils and dbus-daemon (cargo xtask setup)"
+            "{tool} not found: install keyutils, dbus-daemon and gnome-keyring (cargo xtask setup)"
         );
     }
-    let out = std::process::Command::new(wrapper.first().copied().unwrap_or("keyctl"))
-        .args(wrapper.iter().skip(1))
+    let home = tempfile::tempdir().unwrap();
+    let mut cmd = std::process::Command::new(wrapper.first().copied().unwrap_or("keyctl"));
+    cmd.args(wrapper.iter().skip(1))
         .args(if wrapper.is_empty() {
             &["session", "-"][..]
         } else {
@@ -874,12 +878,15 @@ fn in_keyring_session(
         .env("BIN", common::BIN)
         .env("D", dir)
         .env("T", token)
+        .env("HOME", home.path())
+        .env("XDG_DATA_HOME", home.path().join("data"))
+        .env("XDG_CACHE_HOME", home.path().join("cache"))
+        .env_remove("XDG_RUNTIME_DIR")
         .env_remove("DBUS_SESSION_BUS_ADDRESS")
         .env_remove("SERVICEDESK_PORTAL_TOKEN")
         .env_remove("SERVICEDESK_PORTAL_URL")
-        .env_remove("SERVICEDESK_DATA_DIR")
-        .output()
-        .unwrap();
+        .env_remove("SERVICEDESK_DATA_DIR");
+    let out = cmd.output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
@@ -898,15 +905,17 @@ printf '%s' "$T" | "$BIN" --data-dir "$D" portal login --token-stdin --json
 "$BIN" --data-dir "$D" portal show --json
 "#;
 
+/// Login, show, logout, show: the token is stored in `store`, read back,
+/// and removed.
 #[cfg(target_os = "linux")]
-fn check_keyutils_round_trip(stdout: &str) {
+fn check_token_round_trip(stdout: &str, store: &str) {
     let lines: Vec<Value> = stdout
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
         .collect();
     assert_eq!(lines.len(), 3, "{stdout}");
     for set in &lines[..2] {
-        assert_eq!(set["token_store"], "keyutils", "{set}");
+        assert_eq!(set["token_store"], store, "{set}");
         assert_eq!(set["token_origin"], "keyring", "{set}");
         assert_eq!(set["token_last4"], "9f2e", "{set}");
         assert_eq!(set["keyring_error"], Value::Null, "{set}");
@@ -916,7 +925,7 @@ fn check_keyutils_round_trip(stdout: &str) {
         "logout removed it: {}",
         lines[2]
     );
-    assert_eq!(lines[2]["token_store"], "keyutils");
+    assert_eq!(lines[2]["token_store"], store);
 }
 
 /// Headless Linux: no D-Bus session bus, so the token goes to kernel
@@ -925,203 +934,68 @@ fn check_keyutils_round_trip(stdout: &str) {
 #[test]
 fn without_a_session_bus_the_token_lives_in_kernel_keyutils() {
     let dir = tempfile::tempdir().unwrap();
-    let out = in_keyring_session(&[], dir.path(), "tok-keyutils-55aa9f2e", KEYRING_SCRIPT);
-    check_keyutils_round_trip(&out);
+    let out = in_keyring_session(
+        &[],
+        &[],
+        dir.path(),
+        "tok-keyutils-55aa9f2e",
+        KEYRING_SCRIPT,
+    );
+    check_token_round_trip(&out, "keyutils");
 }
 
-/// A session bus without a Secret Service provider (a minimal desktop, a
-/// container): the Secret Service probe fails and keyutils is used.
+/// A session bus where nothing provides the Secret Service (a minimal
+/// desktop, a container; the bus here starts no services on demand): the
+/// probe fails and keyutils is used.
 #[cfg(target_os = "linux")]
 #[test]
 fn a_session_bus_without_secret_service_falls_back_to_keyutils() {
     let dir = tempfile::tempdir().unwrap();
+    let conf = dir.path().join("bus.conf");
+    std::fs::write(
+        &conf,
+        r#"<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:tmpdir=/tmp</listen>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+"#,
+    )
+    .unwrap();
+    let config = format!("--config-file={}", conf.display());
     let out = in_keyring_session(
-        &["dbus-run-session", "--"],
+        &["dbus-run-session", &config, "--"],
+        &["dbus-run-session"],
         dir.path(),
         "tok-keyutils-66bb9f2e",
         KEYRING_SCRIPT,
     );
-    check_keyutils_round_trip(&out);
+    check_token_round_trip(&out, "keyutils");
 }
 
-/// Offline for hours, simulated: the backoff is at its cap (5 min, the
-/// contract's), the portal is down while the app keeps queuing work, then it
-/// comes back. The worker notices by its `/health` probe and delivers
-/// everything without waiting out the backoff, with no user action.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn after_hours_offline_the_worker_resumes_by_itself_without_waiting_out_its_backoff() {
-    let (_dir, desk, mut portal, _) = setup("tok-0123456789ab", "tok-0123456789ab").await;
-    let cfg = SyncConfig {
-        backoff_base: Duration::from_secs(300),
-        backoff_cap: Duration::from_secs(300),
-        probe_interval: Duration::from_millis(50),
-        poll_interval: Duration::from_secs(3600),
-        ..cfg()
-    };
-    let syncer = Syncer::with_tokens(
-        desk.clone(),
-        cfg,
-        TokenSource::fixed(Some("tok-0123456789ab")),
-    );
-    portal.stop();
-    let worker = sync::spawn_worker_with(syncer.clone());
-    let mut exp = Expected::default();
-    make_sessions(&desk, 3, &mut exp).await;
-    // The worker tried, found the portal unreachable, and says so.
-    let deadline = std::time::Instant::now() + Duration::from_secs(20);
-    loop {
-        let st = sync::status(&desk, syncer.tokens()).await.unwrap();
-        let unreachable = st.problems.iter().any(|p| {
-            p.last_error
-                .as_deref()
-                .is_some_and(|e| e.starts_with("portal unreachable:"))
-                && p.next_attempt_at.is_some()
-        });
-        if st.state == "offline" && unreachable {
-            assert_eq!(st.done, 0);
-            break;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "offline not shown: {st:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    // The app keeps working offline: chat turns still commit and queue.
-    make_sessions(&desk, 2, &mut exp).await;
-    let s = desk
-        .new_session(NewSession {
-            complaint: "maxxair fan stopped working".into(),
-            customer: None,
-            technician: Some("Sam".into()),
-            language: Some("en".into()),
-            unit: Unit::default(),
-        })
-        .await
-        .unwrap();
-    for text in [
-        "maxxair fan stopped working",
-        "the fan fuse is blown",
-        "write it up",
-    ] {
-        desk.chat_turn(&s.id, text, vec![]).await.unwrap();
-    }
-    let ids = outbox_ids(&desk).await;
-    assert!(ids.iter().all(|(_, s)| s == "pending"), "nothing lost");
-    // Items wait up to 5 minutes; the portal comes back now.
-    portal.restart().await;
-    let deadline = std::time::Instant::now() + Duration::from_secs(30);
-    loop {
-        let st = sync::status(&desk, syncer.tokens()).await.unwrap();
-        if st.done as usize == ids.len() {
-            assert_eq!(st.state, "online");
-            break;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "delivery did not resume by itself: {st:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    worker.abort();
-    assert_eq!(portal.lock().effects.len(), ids.len());
-    assert!(portal.lock().effects.values().all(|n| *n == 1));
-}
-
-/// `cargo run --example test_portal -- --port 0`: one line with the URL and
-/// token, the contract served, the control endpoints answering.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_test_portal_example_runs_on_its_own() {
-    use std::io::BufRead;
-    let exe = std::env::current_exe().unwrap();
-    let bin = exe
-        .parent()
-        .and_then(|deps| deps.parent())
-        .map(|dir| dir.join("examples").join("test_portal"))
-        .unwrap();
-    // A plain `cargo test` builds the examples; `cargo test --test sync`
-    // does not, and a stale binary would test old code.
-    let built = std::fs::metadata(&bin)
-        .and_then(|m| m.modified())
-        .unwrap_or_else(|e| {
-            panic!(
-                "{}: {e}; build it with `cargo build --example test_portal` (plain `cargo test` does)",
-                bin.display()
-            )
-        });
-    for src in ["examples/test_portal.rs", "tests/portal/mod.rs"] {
-        let changed = std::fs::metadata(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(src))
-            .and_then(|m| m.modified())
-            .unwrap();
-        assert!(
-            changed <= built,
-            "{} is older than {src}: run `cargo build --example test_portal` (plain `cargo test` does)",
-            bin.display()
-        );
-    }
-    let mut child = std::process::Command::new(&bin)
-        .args(["--port", "0", "--token", "tok-example-1234567"])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let words: Vec<&str> = line.split_whitespace().collect();
-    assert!(
-        matches!(words[..], ["listening", url, "token", "tok-example-1234567"] if url.starts_with("http://127.0.0.1:")),
-        "{line:?}"
-    );
-    let url = words[1].to_owned();
+/// A desktop session: a session bus with an unlocked GNOME Keyring. The
+/// token goes to the Secret Service (not keyutils), is read back by a second
+/// process, and is removed.
+#[cfg(target_os = "linux")]
+#[test]
+fn with_a_secret_service_the_token_lives_there() {
     let dir = tempfile::tempdir().unwrap();
-    let desk = Desk::open(dir.path()).await.unwrap();
-    sync::set_portal_url(&desk, &url).await.unwrap();
-    let syncer = Syncer::with_tokens(
-        desk.clone(),
-        cfg(),
-        TokenSource::fixed(Some("tok-example-1234567")),
+    let script = format!(
+        "printf '%s' test-unlock | gnome-keyring-daemon --unlock --components=secrets \
+         > /dev/null 2>&1\n{KEYRING_SCRIPT}"
     );
-    let mut exp = Expected::default();
-    make_sessions(&desk, 2, &mut exp).await;
-    let http = reqwest::Client::new();
-    let forced = http
-        .post(format!("{url}/control/faults"))
-        .json(&serde_json::json!({"force": ["error500", "drop_after_store"]}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(forced.status(), 200);
-    let summary = syncer
-        .run_until_idle(Duration::from_secs(20))
-        .await
-        .unwrap();
-    assert_eq!(summary.stopped, None, "{summary:?}");
-    let stats: Value = http
-        .get(format!("{url}/control/stats"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let n = outbox_ids(&desk).await.len();
-    assert_eq!(stats["keys_stored"], n, "{stats}");
-    assert_eq!(stats["keys_stored_more_than_once"], 0, "{stats}");
-    assert_eq!(stats["attachments_intact"], true, "{stats}");
-    assert_eq!(stats["faults_injected"]["error500"], 1, "{stats}");
-    assert_eq!(stats["faults_injected"]["drop_after_store"], 1, "{stats}");
-    assert!(
-        stats["duplicates_replayed"].as_u64().unwrap() >= 1,
-        "{stats}"
+    let out = in_keyring_session(
+        &["dbus-run-session", "--"],
+        &["dbus-run-session", "gnome-keyring-daemon"],
+        dir.path(),
+        "tok-secret-77cc9f2e",
+        &script,
     );
-    let bad = http
-        .post(format!("{url}/control/faults"))
-        .json(&serde_json::json!({"force": ["gremlins"]}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(bad.status(), 400);
-    child.kill().unwrap();
-    child.wait().unwrap();
+    check_token_round_trip(&out, "secret-service");
 }

@@ -26,12 +26,14 @@ const BUILD_PACKAGES: &[&str] = &[
     "libwebkit2gtk-4.1-dev",
     "libdbus-1-dev",
 ];
-// dbus-daemon: dbus-run-session, for the keyring fallback test (a bus without Secret Service).
+// dbus-daemon (dbus-run-session) and gnome-keyring: the portal token tests
+// with and without a Secret Service on the session bus.
 const TEST_PACKAGES: &[&str] = &[
     "xvfb",
     "xauth",
     "keyutils",
     "dbus-daemon",
+    "gnome-keyring",
     "chromium",
     "poppler-utils",
 ];
