@@ -999,3 +999,185 @@ fn with_a_secret_service_the_token_lives_there() {
     );
     check_token_round_trip(&out, "secret-service");
 }
+
+/// Offline for hours, simulated: the backoff is at its cap (5 min, the
+/// contract's), the portal is down while the app keeps queuing work, then it
+/// comes back. The worker notices by its `/health` probe and delivers
+/// everything without waiting out the backoff, with no user action.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_hours_offline_the_worker_resumes_by_itself_without_waiting_out_its_backoff() {
+    let (_dir, desk, mut portal, _) = setup("tok-0123456789ab", "tok-0123456789ab").await;
+    let cfg = SyncConfig {
+        backoff_base: Duration::from_secs(300),
+        backoff_cap: Duration::from_secs(300),
+        probe_interval: Duration::from_millis(50),
+        poll_interval: Duration::from_secs(3600),
+        ..cfg()
+    };
+    let syncer = Syncer::with_tokens(
+        desk.clone(),
+        cfg,
+        TokenSource::fixed(Some("tok-0123456789ab")),
+    );
+    portal.stop();
+    let worker = sync::spawn_worker_with(syncer.clone());
+    let mut exp = Expected::default();
+    make_sessions(&desk, 3, &mut exp).await;
+    // The worker tried, found the portal unreachable, and says so.
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let st = sync::status(&desk, syncer.tokens()).await.unwrap();
+        let unreachable = st.problems.iter().any(|p| {
+            p.last_error
+                .as_deref()
+                .is_some_and(|e| e.starts_with("portal unreachable:"))
+                && p.next_attempt_at.is_some()
+        });
+        if st.state == "offline" && unreachable {
+            assert_eq!(st.done, 0);
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "offline not shown: {st:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // The app keeps working offline: chat turns still commit and queue.
+    make_sessions(&desk, 2, &mut exp).await;
+    let s = desk
+        .new_session(NewSession {
+            complaint: "maxxair fan stopped working".into(),
+            customer: None,
+            technician: Some("Sam".into()),
+            language: Some("en".into()),
+            unit: Unit::default(),
+        })
+        .await
+        .unwrap();
+    for text in [
+        "maxxair fan stopped working",
+        "the fan fuse is blown",
+        "write it up",
+    ] {
+        desk.chat_turn(&s.id, text, vec![]).await.unwrap();
+    }
+    let ids = outbox_ids(&desk).await;
+    assert!(ids.iter().all(|(_, s)| s == "pending"), "nothing lost");
+    // Items wait up to 5 minutes; the portal comes back now.
+    portal.restart().await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let st = sync::status(&desk, syncer.tokens()).await.unwrap();
+        if st.done as usize == ids.len() {
+            assert_eq!(st.state, "online");
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "delivery did not resume by itself: {st:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    worker.abort();
+    assert_eq!(portal.lock().effects.len(), ids.len());
+    assert!(portal.lock().effects.values().all(|n| *n == 1));
+}
+
+/// `cargo run --example test_portal -- --port 0`: one line with the URL and
+/// token, the contract served, the control endpoints answering.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_test_portal_example_runs_on_its_own() {
+    use std::io::BufRead;
+    let exe = std::env::current_exe().unwrap();
+    let bin = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .map(|dir| dir.join("examples").join("test_portal"))
+        .unwrap();
+    // A plain `cargo test` builds the examples; `cargo test --test sync`
+    // does not, and a stale binary would test old code.
+    let built = std::fs::metadata(&bin)
+        .and_then(|m| m.modified())
+        .unwrap_or_else(|e| {
+            panic!(
+                "{}: {e}; build it with `cargo build --example test_portal` (plain `cargo test` does)",
+                bin.display()
+            )
+        });
+    for src in ["examples/test_portal.rs", "tests/portal/mod.rs"] {
+        let changed = std::fs::metadata(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(src))
+            .and_then(|m| m.modified())
+            .unwrap();
+        assert!(
+            changed <= built,
+            "{} is older than {src}: run `cargo build --example test_portal` (plain `cargo test` does)",
+            bin.display()
+        );
+    }
+    let mut child = std::process::Command::new(&bin)
+        .args(["--port", "0", "--token", "tok-example-1234567"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert!(
+        matches!(words[..], ["listening", url, "token", "tok-example-1234567"] if url.starts_with("http://127.0.0.1:")),
+        "{line:?}"
+    );
+    let url = words[1].to_owned();
+    let dir = tempfile::tempdir().unwrap();
+    let desk = Desk::open(dir.path()).await.unwrap();
+    sync::set_portal_url(&desk, &url).await.unwrap();
+    let syncer = Syncer::with_tokens(
+        desk.clone(),
+        cfg(),
+        TokenSource::fixed(Some("tok-example-1234567")),
+    );
+    let mut exp = Expected::default();
+    make_sessions(&desk, 2, &mut exp).await;
+    let http = reqwest::Client::new();
+    let forced = http
+        .post(format!("{url}/control/faults"))
+        .json(&serde_json::json!({"force": ["error500", "drop_after_store"]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(forced.status(), 200);
+    let summary = syncer
+        .run_until_idle(Duration::from_secs(20))
+        .await
+        .unwrap();
+    assert_eq!(summary.stopped, None, "{summary:?}");
+    let stats: Value = http
+        .get(format!("{url}/control/stats"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let n = outbox_ids(&desk).await.len();
+    assert_eq!(stats["keys_stored"], n, "{stats}");
+    assert_eq!(stats["keys_stored_more_than_once"], 0, "{stats}");
+    assert_eq!(stats["attachments_intact"], true, "{stats}");
+    assert_eq!(stats["faults_injected"]["error500"], 1, "{stats}");
+    assert_eq!(stats["faults_injected"]["drop_after_store"], 1, "{stats}");
+    assert!(
+        stats["duplicates_replayed"].as_u64().unwrap() >= 1,
+        "{stats}"
+    );
+    let bad = http
+        .post(format!("{url}/control/faults"))
+        .json(&serde_json::json!({"force": ["gremlins"]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bad.status(), 400);
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
