@@ -38,6 +38,14 @@ impl Shell {
         let desk = tauri::async_runtime::block_on(Desk::open(&data_dir)).map_err(AppError::from);
         if let Ok(desk) = &desk {
             desk.warm_engine();
+            // Final reports, labor drafts and escalations go to the portal
+            // while the app is open; the worker sleeps until an item is
+            // queued or its next retry or /health probe is due.
+            let syncer = servicedesk::sync::Syncer::new(
+                desk.clone(),
+                servicedesk::sync::SyncConfig::default(),
+            );
+            tauri::async_runtime::spawn(syncer.run_forever());
         }
         Shell {
             desk,

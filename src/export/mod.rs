@@ -199,7 +199,7 @@ mod tests {
         assert!(md.contains("El cliente indica \\*algo\\*."));
         assert_eq!(
             report_file_name(&session(), 2, "md"),
-            "7ABC-123-cccc00000000-r2.md"
+            "7ABC-123-000000000000-r2.md"
         );
     }
 }
