@@ -89,13 +89,7 @@ pub async fn finalize(desk: &Desk, args: FinalizeArgs) -> Result<ExitCode, AppEr
 
 pub async fn run(desk: &Desk, cmd: ExportCmd) -> Result<ExitCode, AppError> {
     let ExportCmd::Reports(args) = cmd;
-    let opts = BatchOptions {
-        from: batch::parse_date("from", &args.from)?,
-        to: batch::parse_date("to", &args.to)?,
-        technician: args.technician.filter(|t| !t.trim().is_empty()),
-        out_dir: args.out,
-        zip: args.zip,
-    };
+    let opts = BatchOptions::new(&args.from, &args.to, args.technician, args.out, args.zip)?;
     let quiet = args.json;
     let result = batch::export_reports(desk, &opts, |done, total| {
         if !quiet && total > 0 && (done == total || done % 25 == 0) {

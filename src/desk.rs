@@ -19,6 +19,7 @@ use crate::store::{
     Artifact, NewArtifact, NewSession, NewTurn, RecordedTurn, Session, SessionFilter, Store,
     StoreError, Turn,
 };
+use crate::sync::items::PhotoItem;
 
 pub const DATA_DIR_ENV: &str = "SERVICEDESK_DATA_DIR";
 /// A directory of procedure files to use instead of the built-in catalog.
@@ -404,19 +405,7 @@ impl Desk {
             let decided = self
                 .store()
                 .turn_with(session_id, |session, state, stored| {
-                    let photos = stored
-                        .iter()
-                        .map(|a| PhotoRef {
-                            file_name: a.file_name.clone(),
-                            caption: a.caption.clone(),
-                            taken_at: a.taken_at.clone(),
-                        })
-                        .chain(prepared.iter().map(|a| PhotoRef {
-                            file_name: a.file_name.clone(),
-                            caption: a.caption.clone(),
-                            taken_at: a.taken_at.clone(),
-                        }))
-                        .collect();
+                    let (photos, portal_photos) = turn_photos(&stored, &prepared);
                     let ctx = TurnContext {
                         id_prefix: format!("{session_id}:"),
                         complaint: Some(session.complaint.clone()),
@@ -425,26 +414,8 @@ impl Desk {
                     let outcome = conversation::turn(engine, &state, &ctx, text, &retrieved)?;
                     let mut record = turn_record(text, &outcome, prepared.clone());
                     // Only a report revision sends the session's photos.
-                    let portal_photos: Vec<crate::sync::items::PhotoItem> = if outcome
-                        .report
-                        .is_some()
-                    {
-                        stored
-                            .iter()
-                            .map(|a| (&a.sha256, &a.file_name, &a.mime, &a.caption, a.size_bytes))
-                            .chain(prepared.iter().map(|a| {
-                                (&a.sha256, &a.file_name, &a.mime, &a.caption, a.size_bytes)
-                            }))
-                            .map(
-                                |(sha, name, mime, caption, size)| crate::sync::items::PhotoItem {
-                                    sha256: sha.clone(),
-                                    file_name: name.clone(),
-                                    mime: mime.clone(),
-                                    caption: caption.clone(),
-                                    size_bytes: size,
-                                },
-                            )
-                            .collect()
+                    let portal_photos = if outcome.report.is_some() {
+                        portal_photos
                     } else {
                         Vec::new()
                     };
@@ -585,6 +556,53 @@ async fn billing_call(
             }))
         }
     }
+}
+
+/// A turn's photos as its report cites them and as the portal receives
+/// them: the session's stored files, then those attached with this turn.
+pub(crate) fn turn_photos(
+    stored: &[Artifact],
+    attached: &[NewArtifact],
+) -> (Vec<PhotoRef>, Vec<PhotoItem>) {
+    let files = stored
+        .iter()
+        .map(|a| {
+            (
+                &a.sha256,
+                &a.file_name,
+                &a.mime,
+                &a.caption,
+                &a.taken_at,
+                a.size_bytes,
+            )
+        })
+        .chain(attached.iter().map(|a| {
+            (
+                &a.sha256,
+                &a.file_name,
+                &a.mime,
+                &a.caption,
+                &a.taken_at,
+                a.size_bytes,
+            )
+        }));
+    files
+        .map(|(sha256, file_name, mime, caption, taken_at, size_bytes)| {
+            let cited = PhotoRef {
+                file_name: file_name.clone(),
+                caption: caption.clone(),
+                taken_at: taken_at.clone(),
+            };
+            let sent = PhotoItem {
+                sha256: sha256.clone(),
+                file_name: file_name.clone(),
+                mime: mime.clone(),
+                caption: caption.clone(),
+                size_bytes,
+            };
+            (cited, sent)
+        })
+        .unzip()
 }
 
 /// What a chat turn commits: the turn, its state, facts, supersessions,

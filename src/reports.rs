@@ -12,7 +12,7 @@ use serde::Serialize;
 use sqlx::Row;
 
 use crate::desk::{Desk, DeskError, Result};
-use crate::engine::report::{normalize_edit, PhotoRef, ReportEdits, SectionEdits};
+use crate::engine::report::{normalize_edit, ReportEdits, SectionEdits};
 use crate::engine::TurnContext;
 use crate::export::pdf::PhotoFile;
 use crate::export::StoredReport;
@@ -112,14 +112,7 @@ impl Desk {
         let decided = self
             .store()
             .turn_with(session_id, |session, state, stored| {
-                let photos: Vec<PhotoRef> = stored
-                    .iter()
-                    .map(|a| PhotoRef {
-                        file_name: a.file_name.clone(),
-                        caption: a.caption.clone(),
-                        taken_at: a.taken_at.clone(),
-                    })
-                    .collect();
+                let (photos, portal_photos) = crate::desk::turn_photos(&stored, &[]);
                 let ctx = TurnContext {
                     id_prefix: format!("{session_id}:"),
                     complaint: Some(session.complaint.clone()),
@@ -132,16 +125,6 @@ impl Desk {
                 let input = finalize_input(&outcome.state.language, edited);
                 // A report always finalizes the session (turn_record).
                 let mut turn = crate::desk::turn_record(input, &outcome, Vec::new());
-                let portal_photos: Vec<crate::sync::items::PhotoItem> = stored
-                    .iter()
-                    .map(|a| crate::sync::items::PhotoItem {
-                        sha256: a.sha256.clone(),
-                        file_name: a.file_name.clone(),
-                        mime: a.mime.clone(),
-                        caption: a.caption.clone(),
-                        size_bytes: a.size_bytes,
-                    })
-                    .collect();
                 turn.outbox = crate::sync::items::for_turn(
                     &engine.catalog,
                     session,
@@ -274,11 +257,15 @@ impl Desk {
         to: &str,
         technician: Option<&str>,
     ) -> Result<Vec<RangeReport>> {
-        let rows = sqlx::query(
-            "SELECT r.session_id, r.revision, r.language, r.body, r.created_at,
-                    o.status AS sync_status, o.last_error
-             FROM reports r
-             JOIN sessions s ON s.id = r.session_id
+        // One query: the sessions come with their reports (no query per row).
+        let rows = sqlx::query(concat!(
+            crate::store::select_session!(
+                ", r.revision AS report_revision, r.language AS report_language,
+                r.body AS report_body, r.created_at AS report_created_at,
+                o.status AS sync_status, o.last_error"
+            ),
+            "
+             JOIN reports r ON r.session_id = s.id
              LEFT JOIN outbox o ON o.session_id = r.session_id AND o.kind = 'report'
                   AND CAST(o.payload ->> '$.revision' AS INTEGER) = r.revision
              WHERE r.created_at >= ?1 AND r.created_at < ?2
@@ -286,33 +273,32 @@ impl Desk {
                AND r.revision = (SELECT MAX(r2.revision) FROM reports r2
                                  WHERE r2.session_id = r.session_id
                                    AND r2.created_at >= ?1 AND r2.created_at < ?2)
-             ORDER BY r.created_at, r.session_id",
-        )
+             ORDER BY r.created_at, r.session_id"
+        ))
         .bind(from)
         .bind(to)
         .bind(technician)
         .fetch_all(self.store().pool())
         .await
         .map_err(crate::store::StoreError::from)?;
-        let mut out = Vec::with_capacity(rows.len());
-        for row in rows {
-            let session_id: String = row.get("session_id");
-            let revision: i64 = row.get("revision");
-            let sync_status: Option<String> = row.get("sync_status");
-            out.push(RangeReport {
-                session: self.store().session(&session_id).await?,
+        let out = rows
+            .iter()
+            .map(|row| RangeReport {
+                session: Session::from_row(row),
                 report: StoredReport {
-                    revision: revision as u32,
-                    language: row.get("language"),
-                    body: row.get("body"),
-                    created_at: row.get("created_at"),
+                    revision: row.get::<i64, _>("report_revision") as u32,
+                    language: row.get("report_language"),
+                    body: row.get("report_body"),
+                    created_at: row.get("report_created_at"),
                 },
                 sync: ReportSync {
-                    state: sync_status.unwrap_or_else(|| "not_queued".into()),
+                    state: row
+                        .get::<Option<String>, _>("sync_status")
+                        .unwrap_or_else(|| "not_queued".into()),
                     reason: row.get("last_error"),
                 },
-            });
-        }
+            })
+            .collect();
         Ok(out)
     }
 }

@@ -544,6 +544,25 @@ async fn the_cli_exports_a_range_as_csv_and_pdfs_or_one_zip() {
         stderr.contains("from: \"2026-13-01\" is not a date"),
         "{stderr}"
     );
+    let reversed = common::cli(
+        dir.path(),
+        &[
+            "export",
+            "reports",
+            "--from",
+            "2026-02-10",
+            "--to",
+            "2026-02-01",
+            "--out",
+            out_dir,
+        ],
+    );
+    assert!(!reversed.status.success());
+    let stderr = String::from_utf8_lossy(&reversed.stderr);
+    assert!(
+        stderr.contains("to: 2026-02-01 is before from (2026-02-10)"),
+        "{stderr}"
+    );
     // Nothing half-written is left behind.
     let leftovers: Vec<_> = std::fs::read_dir(out.path())
         .unwrap()

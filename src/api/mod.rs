@@ -232,7 +232,7 @@ pub async fn session_list(desk: &Desk, req: SessionListRequest) -> Result<Sessio
             status: req.status,
         })
         .await?;
-    let mut stages = session_stages(desk).await?;
+    let mut stages = session_stages(desk, &sessions).await?;
     Ok(SessionList {
         sessions: sessions
             .into_iter()
@@ -252,19 +252,22 @@ pub async fn session_list(desk: &Desk, req: SessionListRequest) -> Result<Sessio
     })
 }
 
-/// Per session: whether the newest state has a complete isolation (a report
-/// can be written), and the portal state of its newest report item.
+/// Per listed session: whether the newest state has a complete isolation (a
+/// report can be written), and the portal state of its newest report item.
 async fn session_stages(
     desk: &Desk,
+    sessions: &[Session],
 ) -> Result<std::collections::HashMap<String, (bool, Option<String>)>, AppError> {
+    let ids = serde_json::Value::from_iter(sessions.iter().map(|s| s.id.as_str()));
     let rows: Vec<(String, Option<bool>, Option<String>)> = sqlx::query_as(
         "SELECT s.id,
                 (SELECT json_extract(st.state, '$.isolation.complete') FROM session_states st
                  WHERE st.session_id = s.id ORDER BY st.turn_seq DESC LIMIT 1),
                 (SELECT o.status FROM outbox o
                  WHERE o.session_id = s.id AND o.kind = 'report' ORDER BY o.seq DESC LIMIT 1)
-         FROM sessions s",
+         FROM sessions s WHERE s.id IN (SELECT value FROM json_each(?1))",
     )
+    .bind(ids.to_string())
     .fetch_all(desk.store().pool())
     .await
     .map_err(crate::store::StoreError::from)?;

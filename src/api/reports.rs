@@ -208,26 +208,18 @@ pub async fn reports_export_start(
     desk: &Desk,
     req: ReportsExportRequest,
 ) -> Result<ExportJob, AppError> {
-    let opts = BatchOptions {
-        from: batch::parse_date("from", &req.from)?,
-        to: batch::parse_date("to", &req.to)?,
-        technician: req
-            .technician
-            .map(|t| t.trim().to_string())
-            .filter(|t| !t.is_empty()),
-        out_dir: req
-            .out_dir
-            .map(PathBuf::from)
-            .unwrap_or_else(|| exports_dir(desk)),
-        zip: req.zip.unwrap_or(true),
-    };
-    if opts.to < opts.from {
-        return Err(AppError::new(
-            "invalid_input",
-            format!("to: {} is before from ({})", opts.to, opts.from),
-        ));
-    }
-    let in_exports_dir = opts.out_dir == exports_dir(desk);
+    let out_dir = req
+        .out_dir
+        .map(PathBuf::from)
+        .unwrap_or_else(|| exports_dir(desk));
+    let opts = BatchOptions::new(
+        &req.from,
+        &req.to,
+        req.technician,
+        out_dir,
+        req.zip.unwrap_or(true),
+    )?;
+    let in_exports_dir = opts.out_dir() == exports_dir(desk);
     let job_id = uuid::Uuid::now_v7().to_string();
     let job = Arc::new(Mutex::new(ExportJob {
         job_id: job_id.clone(),

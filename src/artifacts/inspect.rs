@@ -14,6 +14,8 @@ use super::ArtifactError;
 /// scanned PDFs without letting a video in by mistake.
 pub const MAX_FILE_BYTES: u64 = 32 * 1024 * 1024;
 const THUMB_EDGE: u32 = 320;
+/// The `image` crate's own JPEG default, which the thumbnails always had.
+const THUMB_QUALITY: u8 = 75;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -118,25 +120,14 @@ pub fn inspect(name: &str, bytes: &[u8]) -> Result<Inspection, ArtifactError> {
         });
     }
 
-    let exif = exif::Reader::new()
-        .read_from_container(&mut Cursor::new(bytes))
-        .ok();
+    let exif = read_exif(bytes);
     let taken_at = exif.as_ref().and_then(exif_taken_at);
-    let orientation = exif
-        .as_ref()
-        .and_then(|e| e.get_field(exif::Tag::Orientation, exif::In::PRIMARY))
-        .and_then(|f| f.value.get_uint(0))
-        .and_then(|o| u8::try_from(o).ok())
-        .and_then(image::metadata::Orientation::from_exif);
-
     let decoded = decodable.and_then(|format| decode(bytes, format));
     match decoded {
         Some(mut img) => {
             let (width, height) = (img.width(), img.height());
-            if let Some(o) = orientation {
-                img.apply_orientation(o);
-            }
-            let thumb = encode_thumbnail(&img.thumbnail(THUMB_EDGE, THUMB_EDGE));
+            upright(&mut img, exif.as_ref());
+            let thumb = jpeg_within(&img, THUMB_EDGE, THUMB_QUALITY);
             Ok(Inspection {
                 mime,
                 kind,
@@ -218,10 +209,48 @@ fn decode(bytes: &[u8], format: ImageFormat) -> Option<DynamicImage> {
     reader.decode().ok()
 }
 
-fn encode_thumbnail(img: &DynamicImage) -> Option<Vec<u8>> {
+fn read_exif(bytes: &[u8]) -> Option<exif::Exif> {
+    exif::Reader::new()
+        .read_from_container(&mut Cursor::new(bytes))
+        .ok()
+}
+
+/// Turns `img` the way its EXIF orientation says the camera was held.
+fn upright(img: &mut DynamicImage, exif: Option<&exif::Exif>) {
+    let orientation = exif
+        .and_then(|e| e.get_field(exif::Tag::Orientation, exif::In::PRIMARY))
+        .and_then(|f| f.value.get_uint(0))
+        .and_then(|o| u8::try_from(o).ok())
+        .and_then(image::metadata::Orientation::from_exif);
+    if let Some(o) = orientation {
+        img.apply_orientation(o);
+    }
+}
+
+/// A stored photo decoded within the decoder's limits and turned upright;
+/// `None` for a document or a photo that does not decode.
+pub fn decode_photo(bytes: &[u8]) -> Option<DynamicImage> {
+    let (_, _, format) = sniff(bytes)?;
+    let mut img = decode(bytes, format?)?;
+    upright(&mut img, read_exif(bytes).as_ref());
+    Some(img)
+}
+
+/// `img` as a JPEG with its longer edge at most `max_edge` pixels (never
+/// enlarged): gallery thumbnails and the photos on report pages.
+pub fn jpeg_within(img: &DynamicImage, max_edge: u32, quality: u8) -> Option<Vec<u8>> {
+    let fitted;
+    let img = if img.width() > max_edge || img.height() > max_edge {
+        fitted = img.thumbnail(max_edge, max_edge);
+        &fitted
+    } else {
+        img
+    };
     let mut out = Cursor::new(Vec::new());
-    img.to_rgb8()
-        .write_to(&mut out, ImageFormat::Jpeg)
+    DynamicImage::ImageRgb8(img.to_rgb8())
+        .write_with_encoder(image::codecs::jpeg::JpegEncoder::new_with_quality(
+            &mut out, quality,
+        ))
         .ok()
         .map(|_| out.into_inner())
 }

@@ -11,7 +11,8 @@ mod inspect;
 
 pub use blobs::{BlobStatus, BlobStore};
 pub use inspect::{
-    inspect, validate_file_name, FileKind, Inspection, ThumbnailKind, MAX_FILE_BYTES,
+    decode_photo, inspect, jpeg_within, validate_file_name, FileKind, Inspection, ThumbnailKind,
+    MAX_FILE_BYTES,
 };
 
 #[derive(Debug, thiserror::Error)]

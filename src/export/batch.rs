@@ -19,12 +19,47 @@ use crate::reports::RangeReport;
 
 #[derive(Debug, Clone)]
 pub struct BatchOptions {
-    pub from: NaiveDate,
-    pub to: NaiveDate,
-    pub technician: Option<String>,
-    pub out_dir: PathBuf,
+    from: NaiveDate,
+    to: NaiveDate,
+    technician: Option<String>,
+    out_dir: PathBuf,
     /// One ZIP holding the CSV and the PDFs, instead of a folder.
-    pub zip: bool,
+    zip: bool,
+}
+
+impl BatchOptions {
+    /// Checks what the manager typed, for the CLI and the api alike: both
+    /// dates (YYYY-MM-DD) and their order. A blank technician means all.
+    pub fn new(
+        from: &str,
+        to: &str,
+        technician: Option<String>,
+        out_dir: PathBuf,
+        zip: bool,
+    ) -> Result<Self> {
+        let from = parse_date("from", from)?;
+        let to = parse_date("to", to)?;
+        if to < from {
+            return Err(DeskError::Invalid {
+                field: "to",
+                message: format!("{to} is before from ({from})"),
+            });
+        }
+        let technician = technician
+            .map(|t| t.trim().to_string())
+            .filter(|t| !t.is_empty());
+        Ok(Self {
+            from,
+            to,
+            technician,
+            out_dir,
+            zip,
+        })
+    }
+
+    pub fn out_dir(&self) -> &Path {
+        &self.out_dir
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -60,7 +95,7 @@ pub const CSV_HEADER: [&str; 19] = [
 ];
 
 /// Parses a `YYYY-MM-DD` date; the error names the option.
-pub fn parse_date(field: &'static str, value: &str) -> Result<NaiveDate> {
+fn parse_date(field: &'static str, value: &str) -> Result<NaiveDate> {
     NaiveDate::parse_from_str(value.trim(), "%Y-%m-%d").map_err(|_| DeskError::Invalid {
         field,
         message: format!("{value:?} is not a date like 2026-11-23"),
@@ -88,12 +123,6 @@ pub async fn export_reports(
     opts: &BatchOptions,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<BatchResult> {
-    if opts.to < opts.from {
-        return Err(DeskError::Invalid {
-            field: "to",
-            message: format!("{} is before from ({})", opts.to, opts.from),
-        });
-    }
     let (from, to) = range_bounds(opts.from, opts.to);
     let reports = desk
         .reports_in_range(&from, &to, opts.technician.as_deref())

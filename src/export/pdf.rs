@@ -193,19 +193,10 @@ fn page_image(bytes: &[u8], mime: &str) -> Result<(&'static str, Vec<u8>), Strin
             return Ok((ext, bytes.to_vec()));
         }
     }
-    let img = image::load_from_memory(bytes).map_err(|e| e.to_string())?;
-    let img = if img.width() > MAX_EDGE_PX || img.height() > MAX_EDGE_PX {
-        img.thumbnail(MAX_EDGE_PX, MAX_EDGE_PX)
-    } else {
-        img
-    };
-    let mut out = std::io::Cursor::new(Vec::new());
-    image::DynamicImage::ImageRgb8(img.to_rgb8())
-        .write_with_encoder(image::codecs::jpeg::JpegEncoder::new_with_quality(
-            &mut out, 82,
-        ))
-        .map_err(|e| e.to_string())?;
-    Ok(("jpg", out.into_inner()))
+    let img = crate::artifacts::decode_photo(bytes).ok_or("the photo does not decode")?;
+    let jpeg = crate::artifacts::jpeg_within(&img, MAX_EDGE_PX, 82)
+        .ok_or("the photo cannot be re-encoded")?;
+    Ok(("jpg", jpeg))
 }
 
 /// "2026-11-24 00:26 UTC" for a stored RFC 3339 instant (as stored if it

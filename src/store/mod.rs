@@ -23,6 +23,7 @@ use sqlx::{Sqlite, SqlitePool, Transaction};
 pub use artifacts::NewArtifact;
 pub use models::{Artifact, Session, SessionStatus, Turn, Unit};
 pub use outbox::NewOutboxItem;
+pub(crate) use sessions::select_session;
 pub use sessions::{NewSession, SessionFilter};
 pub use turns::{NewTurn, RecordedTurn};
 

@@ -36,6 +36,8 @@ macro_rules! select_session {
     };
 }
 
+pub(crate) use select_session;
+
 const SELECT_SESSION: &str = select_session!();
 
 /// What a chat turn reads as it takes the write lock: the session row with
