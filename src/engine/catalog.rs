@@ -582,7 +582,10 @@ impl Ctx<'_> {
         if alternatives.is_empty() {
             return Ok(Patterns(None));
         }
-        let joined = format!("(?i)(?:{})", alternatives.join(")|(?:"));
+        // Word and digit classes as the catalog's languages need them: the
+        // Unicode ones cost most of the catalog's memory (pattern_classes).
+        let joined =
+            super::pattern_classes::narrow(&format!("(?i)(?:{})", alternatives.join(")|(?:")));
         // Parsing checks everything `Regex::new` would reject but the
         // automaton's size, at a fraction of the cost.
         match regex_syntax::Parser::new().parse(&joined) {

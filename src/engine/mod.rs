@@ -5,6 +5,7 @@
 pub mod catalog;
 pub mod extract;
 pub mod lexicon;
+mod pattern_classes;
 pub mod registry;
 pub mod report;
 pub mod state;
