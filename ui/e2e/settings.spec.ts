@@ -131,6 +131,10 @@ test('theme: dark and light chosen in Settings override the system', async ({ pa
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   await page.keyboard.press('Control+Comma');
   await page.getByTestId('settings-theme-system').check();
-  await expect(page.locator('html')).not.toHaveAttribute('data-theme', /./);
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
   expect(await bg()).toBe(light);
+  // "System" follows the operating system as it changes.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  expect(await bg()).not.toBe(light);
 });

@@ -1,6 +1,8 @@
 // Light / dark theme: follow the system (prefers-color-scheme) unless the
-// person picked one in Settings. The choice is kept in localStorage and set as
-// `data-theme` on <html>; styles.css defines the palettes.
+// person picked one in Settings. The choice is kept in localStorage; what it
+// resolves to is always set as `data-theme` on <html>, so styles.css writes
+// each palette once. Before this runs, `color-scheme: light dark` keeps the
+// first paint in the system's colors.
 
 import { useSyncExternalStore } from 'react';
 
@@ -24,11 +26,26 @@ export function getThemePref(): ThemePref {
   return 'system';
 }
 
-/** Sets `data-theme` on <html> (removed for "system"). */
+const systemDark = (): MediaQueryList | undefined =>
+  typeof window.matchMedia === 'function' ? window.matchMedia('(prefers-color-scheme: dark)') : undefined;
+
+/** The theme `pref` stands for now: "system" follows the operating system. */
+export function resolveTheme(pref: ThemePref, systemIsDark: boolean): 'light' | 'dark' {
+  if (pref === 'system') return systemIsDark ? 'dark' : 'light';
+  return pref;
+}
+
+let following = false;
+
+/** Sets the resolved `data-theme` on <html>, and keeps it in step with the
+ * operating system while the preference is "system". */
 export function applyTheme(pref: ThemePref = getThemePref()): void {
-  const root = document.documentElement;
-  if (pref === 'system') root.removeAttribute('data-theme');
-  else root.setAttribute('data-theme', pref);
+  const query = systemDark();
+  document.documentElement.setAttribute('data-theme', resolveTheme(pref, query?.matches ?? false));
+  if (query && !following) {
+    following = true;
+    query.addEventListener('change', () => applyTheme());
+  }
 }
 
 export function setThemePref(pref: ThemePref): void {
