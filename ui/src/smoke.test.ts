@@ -34,6 +34,7 @@ describe('smoke routine', () => {
       session_list: () => ({ sessions }),
       chat_turn: () => ({ turn: 1, transition: 'T1_root_entry', system: 'furnace', reply: { kind: 'question' } }),
     });
+    const launched = Date.now();
     view = render(createElement(App));
     // From here the smoke routine polls the DOM like a browser does, outside React's act().
     (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = false;
@@ -54,6 +55,9 @@ describe('smoke routine', () => {
       chat: { turn: 1, transition: 'T1_root_entry', system: 'furnace' },
     });
     expect(backend.callsOf('chat_turn')).toEqual([{ session_id: sessions[0].id, text: SMOKE_CHAT }]);
+    // When the list first showed: the shell turns it into the launch time.
+    expect(report.session_list_shown_at_ms).toBeGreaterThanOrEqual(launched);
+    expect(report.session_list_shown_at_ms).toBeLessThanOrEqual(Date.now());
     const rows = view.container.querySelectorAll('[data-testid="session-row"]');
     expect(rows[0].textContent).toContain(SMOKE_COMPLAINT);
   });

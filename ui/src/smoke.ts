@@ -54,8 +54,32 @@ function waitFor<T>(check: () => T | null | undefined | false, timeoutMs: number
   });
 }
 
+/** When (epoch ms) the sessions list first showed its answer in `root`
+ * (its count line renders with the first session_list), or null if it never
+ * did within the timeout. Watched, not polled, so the time is exact. */
+export function sessionListShown(root: ParentNode, timeoutMs: number): Promise<number | null> {
+  const shown = () => root.querySelector('[data-testid="sessions-count"]') !== null;
+  if (shown()) return Promise.resolve(Date.now());
+  return new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      if (shown()) {
+        observer.disconnect();
+        clearTimeout(timer);
+        resolve(Date.now());
+      }
+    });
+    const timer = setTimeout(() => {
+      observer.disconnect();
+      resolve(null);
+    }, timeoutMs);
+    observer.observe(root instanceof Document ? root.documentElement : (root as Node), { childList: true, subtree: true });
+  });
+}
+
 export async function runSmoke(overrides: Partial<SmokeDeps> = {}): Promise<Record<string, unknown>> {
   const d = { ...defaults(), ...overrides };
+  // Started first: the launch time the shell reports is to this moment.
+  const listShown = sessionListShown(d.root, d.timeoutMs);
   let report: Record<string, unknown>;
   try {
     const app_info = await d.call<AppInfo>('app_info', {});
@@ -85,6 +109,7 @@ export async function runSmoke(overrides: Partial<SmokeDeps> = {}): Promise<Reco
       sessions_rendered: rows(d.root).length,
       session_id: session.id,
       chat: { turn: turn.turn, transition: turn.transition, system: turn.system },
+      session_list_shown_at_ms: await listShown,
     };
   } catch (e) {
     report = { ok: false, error: String(e) };
