@@ -2,94 +2,42 @@
 //! loopback test portal (tests/portal), no faults, the production
 //! `SyncConfig` (8 sessions in flight). Each measured batch is 200 final
 //! reports of 200 sessions, queued (untimed) by the store function a turn
-//! commits with, then delivered by `Syncer::run_until_idle` (timed): the
-//! item read, the HTTP PUT with its Idempotency-Key, the portal's store and
-//! answer, and the row marked done. A second group does the same for
+//! commits with (tests/sync_seed), then delivered by
+//! `Syncer::run_until_idle` (timed): the item read, the HTTP PUT with its
+//! Idempotency-Key, the portal's store and answer, and the row marked done. A second group does the same for
 //! reports that each reference a photo (photo PUT first, then the report).
 //! Target: at least 500 report deliveries per second on a 2-core machine.
 //! Run: `cargo bench --bench sync_deliver`.
 
 #[path = "../tests/portal/mod.rs"]
 mod portal;
+#[path = "../tests/sync_seed/mod.rs"]
+mod sync_seed;
 
-use std::io::Cursor;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 use servicedesk::desk::Desk;
-use servicedesk::store::{NewSession, NewTurn, SessionStatus, Unit};
-use servicedesk::sync::items::{self, PhotoItem, ReportFields};
 use servicedesk::sync::{self, SyncConfig, Syncer, TokenSource};
+
+use sync_seed::{seed_session, SessionShape};
 
 const TOKEN: &str = "tok-bench-0123456789";
 const BATCH: u64 = 200;
 
-fn png(seed: u64) -> Vec<u8> {
-    let rgb = [(seed % 251) as u8, (seed / 251 % 251) as u8, 7];
-    let img = image::RgbImage::from_pixel(16, 12, image::Rgb(rgb));
-    let mut out = Cursor::new(Vec::new());
-    image::DynamicImage::ImageRgb8(img)
-        .write_to(&mut out, image::ImageFormat::Png)
-        .unwrap();
-    out.into_inner()
-}
-
-/// Queue `n` final reports (one per new session), with a photo each if asked.
+/// Queue `n` final reports (one per new session, seeded the way the app
+/// writes them: tests/sync_seed), with a photo each if asked.
 async fn queue_reports(desk: &Desk, n: u64, with_photo: bool, counter: &mut u64) {
+    let shape = SessionShape {
+        photos: usize::from(with_photo),
+        draft_changes: 0,
+        revisions: 1,
+        escalate: false,
+    };
     for _ in 0..n {
         *counter += 1;
-        let i = *counter;
-        let session = desk
-            .new_session(NewSession {
-                complaint: format!("slide-out {i} stuck"),
-                customer: Some("Pat".into()),
-                technician: Some("Sam".into()),
-                language: None,
-                unit: Unit {
-                    vin: Some(format!("1FT{i:014}")),
-                    ..Unit::default()
-                },
-            })
-            .await
-            .unwrap();
-        let (_, mut state) = desk.store().latest_state(&session.id).await.unwrap();
-        state.report_revision = 1;
-        let mut t = NewTurn::new("write it up", "report", state);
-        let mut photos = Vec::new();
-        if with_photo {
-            let a = desk
-                .prepare_artifact(format!("slide{i}.png"), png(i), Some("motor".into()))
-                .await
-                .unwrap();
-            photos.push(PhotoItem {
-                sha256: a.sha256.clone(),
-                file_name: a.file_name.clone(),
-                mime: a.mime.clone(),
-                caption: a.caption.clone(),
-                size_bytes: a.size_bytes,
-            });
-            t.artifacts.push(a);
-        }
-        t.report = Some((1, "en".into(), "report".into()));
-        t.status = Some(SessionStatus::Finalized);
-        t.outbox.extend(photos.iter().map(items::attachment_item));
-        let fields = ReportFields {
-            complaint: session.complaint.clone(),
-            cause: "motor gear stripped".into(),
-            correction: "replaced the slide-out motor".into(),
-            labor: serde_json::json!({"mode": "confirmed", "hours": "2.50", "rate": "145.00",
-                "lines": [{"op_code": "SO.1", "description": "replace motor", "hours": "2.50"}]}),
-            parts: vec![serde_json::json!({"part_no": "M-1", "description": "motor", "qty": 1})],
-        };
-        t.outbox.push(items::report_item(
-            &session,
-            1,
-            &fields,
-            &photos,
-            "2026-01-01T00:00:00Z",
-        ));
-        desk.record_turn(&session.id, &t).await.unwrap();
+        seed_session(desk, *counter as usize, &shape).await;
     }
 }
 

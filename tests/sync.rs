@@ -6,6 +6,7 @@
 
 mod common;
 mod portal;
+mod sync_seed;
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -15,27 +16,14 @@ use sha2::{Digest, Sha256};
 
 use servicedesk::api;
 use servicedesk::desk::Desk;
-use servicedesk::engine::state::LaborStatus;
-use servicedesk::store::{NewSession, NewTurn, Session, SessionStatus, Unit};
-use servicedesk::sync::items::{self, PhotoItem, ReportFields};
+use servicedesk::store::{NewSession, Session, Unit};
+use servicedesk::sync::items::{self, PhotoItem};
 use servicedesk::sync::{self, Stopped, SyncConfig, Syncer, TokenSource};
 
 use portal::{Fault, Portal, ALL_FAULTS};
+use sync_seed::{seed_session, test_sync_config, SessionShape};
 
 const STALL: Duration = Duration::from_millis(700);
-
-fn cfg() -> SyncConfig {
-    SyncConfig {
-        connect_timeout: Duration::from_millis(300),
-        request_timeout: Duration::from_millis(400),
-        backoff_base: Duration::from_millis(5),
-        backoff_cap: Duration::from_millis(100),
-        concurrency: 8,
-        probe_interval: Duration::from_millis(50),
-        poll_interval: Duration::from_millis(20),
-        ..SyncConfig::default()
-    }
-}
 
 async fn setup(
     portal_token: &str,
@@ -45,7 +33,11 @@ async fn setup(
     let desk = Desk::open(dir.path()).await.unwrap();
     let portal = Portal::start(portal_token, STALL).await;
     sync::set_portal_url(&desk, &portal.url()).await.unwrap();
-    let syncer = Syncer::with_tokens(desk.clone(), cfg(), TokenSource::fixed(Some(client_token)));
+    let syncer = Syncer::with_tokens(
+        desk.clone(),
+        test_sync_config(),
+        TokenSource::fixed(Some(client_token)),
+    );
     (dir, desk, portal, syncer)
 }
 
@@ -58,101 +50,28 @@ struct Expected {
     photos: Vec<String>,
 }
 
-/// Sessions the way the app writes them: photos with a turn, labor draft
-/// changes, two report revisions (finalize twice) and, for every third
-/// session, an escalation; each turn's outbox items in its transaction.
+/// Sessions the way the app writes them (tests/sync_seed): two photos, a
+/// labor draft then confirmed, two report revisions (finalize twice) and,
+/// for every third session, an escalation.
 async fn make_sessions(desk: &Desk, n: usize, exp: &mut Expected) -> Vec<Session> {
     let mut sessions = Vec::new();
     for i in 0..n {
-        let session = desk
-            .new_session(NewSession {
-                complaint: format!("furnace {i} will not light"),
-                customer: Some("Pat".into()),
-                technician: Some("Sam".into()),
-                language: None,
-                unit: Unit {
-                    vin: Some(format!("1FT{i:014}")),
-                    plate: Some(format!("P-{i}")),
-                    make_model: Some("Winnebago View".into()),
-                    odometer: Some(10_000 + i as i64),
-                    engine_hours: None,
-                },
-            })
-            .await
-            .unwrap();
-        let (_, mut state) = desk.store().latest_state(&session.id).await.unwrap();
-        let mut photos = Vec::new();
-        let mut prepared = Vec::new();
-        for k in 0..2u8 {
-            let png = common::png(6 + u32::from(k), 5, [(i % 251) as u8, k, (i / 251) as u8]);
-            let a = desk
-                .prepare_artifact(format!("unit{i}_{k}.png"), png, Some(format!("photo {k}")))
-                .await
-                .unwrap();
-            photos.push(PhotoItem {
-                sha256: a.sha256.clone(),
-                file_name: a.file_name.clone(),
-                mime: a.mime.clone(),
-                caption: a.caption.clone(),
-                size_bytes: a.size_bytes,
-            });
-            exp.photos.push(a.sha256.clone());
-            prepared.push(a);
-        }
-        // Turn 1: photos and a labor draft.
-        state.labor.status = LaborStatus::Draft;
-        state.labor.estimated_hours = Some("1.5".into());
-        let mut t = NewTurn::new("photos", "ok", state.clone());
-        t.artifacts = prepared;
-        t.outbox
-            .push(items::labor_item(&session, &state, "2026-01-01T00:00:00Z"));
-        desk.record_turn(&session.id, &t).await.unwrap();
-        // Turn 2: labor confirmed.
-        state.labor.status = LaborStatus::Confirmed;
-        state.labor.confirmed_hours = Some("2.0".into());
-        let mut t = NewTurn::new("2 hours", "ok", state.clone());
-        t.outbox
-            .push(items::labor_item(&session, &state, "2026-01-01T00:00:01Z"));
-        desk.record_turn(&session.id, &t).await.unwrap();
-        // Turns 3 and 4: finalize twice (report revisions 1 and 2).
-        for rev in 1..=2u32 {
-            state.report_revision = rev;
-            let mut t = NewTurn::new("write it up", format!("report {rev}"), state.clone());
-            t.report = Some((rev, "en".into(), format!("report {rev}")));
-            t.status = Some(SessionStatus::Finalized);
-            t.outbox.extend(photos.iter().map(items::attachment_item));
-            let fields = ReportFields {
-                complaint: session.complaint.clone(),
-                cause: "thermocouple".into(),
-                correction: "replaced".into(),
-                labor: serde_json::json!({"mode": "confirmed", "hours": "2.00", "rate": null, "lines": []}),
-                parts: vec![],
-            };
-            t.outbox.push(items::report_item(
-                &session,
-                rev,
-                &fields,
-                &photos,
-                "2026-01-01T00:00:02Z",
-            ));
-            desk.record_turn(&session.id, &t).await.unwrap();
-        }
-        exp.reports.insert(items::report_id(&session.id), 2);
-        exp.drafts.insert(items::draft_id(&session.id), 2);
-        if i % 3 == 0 {
-            state.escalation.escalated = true;
-            state.escalation.reason = Some("needs a human".into());
-            let mut t = NewTurn::new("escalate", "escalated", state.clone());
-            t.status = Some(SessionStatus::Escalated);
-            t.outbox.push(items::escalation_item(
-                &session,
-                &state,
-                "2026-01-01T00:00:03Z",
-            ));
-            desk.record_turn(&session.id, &t).await.unwrap();
-            exp.escalations += 1;
-        }
-        sessions.push(session);
+        let shape = SessionShape {
+            photos: 2,
+            draft_changes: 2,
+            revisions: 2,
+            escalate: i % 3 == 0,
+        };
+        let seeded = seed_session(desk, i, &shape).await;
+        let id = &seeded.session.id;
+        exp.reports
+            .insert(items::report_id(id), u64::from(shape.revisions));
+        exp.drafts
+            .insert(items::draft_id(id), shape.draft_changes as u64);
+        exp.escalations += usize::from(shape.escalate);
+        exp.photos
+            .extend(seeded.photos.iter().map(|p| p.sha256.clone()));
+        sessions.push(seeded.session);
     }
     exp.photos.sort();
     exp.photos.dedup();
@@ -612,48 +531,15 @@ fn plain_http_only_on_loopback() {
 }
 
 /// A session with one photo and one report revision, queued by a turn.
-async fn photo_report_session(desk: &Desk, n: u8) -> (Session, PhotoItem) {
-    let session = desk
-        .new_session(NewSession {
-            complaint: format!("awning {n} will not extend"),
-            customer: None,
-            technician: Some("Sam".into()),
-            language: None,
-            unit: Unit::default(),
-        })
-        .await
-        .unwrap();
-    let (_, mut state) = desk.store().latest_state(&session.id).await.unwrap();
-    let a = desk
-        .prepare_artifact(
-            format!("awning{n}.png"),
-            common::png(7, 7, [n, 40, 90]),
-            Some("motor".into()),
-        )
-        .await
-        .unwrap();
-    let photo = PhotoItem {
-        sha256: a.sha256.clone(),
-        file_name: a.file_name.clone(),
-        mime: a.mime.clone(),
-        caption: a.caption.clone(),
-        size_bytes: a.size_bytes,
+async fn photo_report_session(desk: &Desk, n: usize) -> (Session, PhotoItem) {
+    let shape = SessionShape {
+        photos: 1,
+        draft_changes: 0,
+        revisions: 1,
+        escalate: false,
     };
-    state.report_revision = 1;
-    let mut t = NewTurn::new("write it up", "report 1", state.clone());
-    t.artifacts = vec![a];
-    t.report = Some((1, "en".into(), "report 1".into()));
-    t.status = Some(SessionStatus::Finalized);
-    t.outbox.push(items::attachment_item(&photo));
-    t.outbox.push(items::report_item(
-        &session,
-        1,
-        &ReportFields::default(),
-        std::slice::from_ref(&photo),
-        "2026-01-01T00:00:00Z",
-    ));
-    desk.record_turn(&session.id, &t).await.unwrap();
-    (session, photo)
+    let mut seeded = seed_session(desk, n, &shape).await;
+    (seeded.session, seeded.photos.remove(0))
 }
 
 async fn item_of(desk: &Desk, session_id: &str, kind: &str) -> sync::ItemInfo {
@@ -676,7 +562,7 @@ async fn a_new_item_wakes_the_worker_at_once() {
     let cfg = SyncConfig {
         poll_interval: Duration::from_secs(3600),
         probe_interval: Duration::from_secs(3600),
-        ..cfg()
+        ..test_sync_config()
     };
     let syncer = Syncer::with_tokens(
         desk.clone(),
@@ -1012,7 +898,7 @@ async fn after_hours_offline_the_worker_resumes_by_itself_without_waiting_out_it
         backoff_cap: Duration::from_secs(300),
         probe_interval: Duration::from_millis(50),
         poll_interval: Duration::from_secs(3600),
-        ..cfg()
+        ..test_sync_config()
     };
     let syncer = Syncer::with_tokens(
         desk.clone(),
@@ -1135,7 +1021,7 @@ async fn the_test_portal_example_runs_on_its_own() {
     sync::set_portal_url(&desk, &url).await.unwrap();
     let syncer = Syncer::with_tokens(
         desk.clone(),
-        cfg(),
+        test_sync_config(),
         TokenSource::fixed(Some("tok-example-1234567")),
     );
     let mut exp = Expected::default();

@@ -14,6 +14,7 @@
 
 mod common;
 mod portal;
+mod sync_seed;
 
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
@@ -22,143 +23,35 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use servicedesk::desk::Desk;
-use servicedesk::engine::state::LaborStatus;
-use servicedesk::store::{NewSession, NewTurn, SessionStatus, Unit};
-use servicedesk::sync::items::{self, PhotoItem, ReportFields};
+use servicedesk::store::{NewSession, Unit};
 use servicedesk::sync::{self, SyncConfig, Syncer, TokenSource};
 
 use portal::{Portal, ALL_FAULTS};
+use sync_seed::{seed_session, test_sync_config, SessionShape};
 
 const TOKEN: &str = "tok-faults-0123456789";
 
+/// The sync settings of these tests: the shared ones, polling at 50 ms.
 fn cfg() -> SyncConfig {
     SyncConfig {
-        connect_timeout: Duration::from_millis(300),
-        request_timeout: Duration::from_millis(400),
-        backoff_base: Duration::from_millis(5),
-        backoff_cap: Duration::from_millis(100),
-        concurrency: 8,
-        probe_interval: Duration::from_millis(50),
         poll_interval: Duration::from_millis(50),
-        ..SyncConfig::default()
+        ..test_sync_config()
     }
 }
 
-/// One session the way the app writes it, through the store function a chat
-/// turn commits with (`Desk::record_turn`): its photos with a turn, one or
-/// two labor draft changes, 1–4 report revisions (each queuing the photos it
-/// references before it, once per session), and an escalation for every
-/// fourth. Returns the number of outbox items queued.
-async fn seed_session(desk: &Desk, i: usize) -> usize {
-    let session = desk
-        .new_session(NewSession {
-            complaint: format!("water heater {i} will not light"),
-            customer: Some("Pat".into()),
-            technician: Some("Sam".into()),
-            language: None,
-            unit: Unit {
-                vin: Some(format!("1FT{i:014}")),
-                plate: Some(format!("P-{i}")),
-                make_model: Some("Winnebago View".into()),
-                odometer: Some(10_000 + i as i64),
-                engine_hours: None,
-            },
-        })
-        .await
-        .unwrap();
-    let (_, mut state) = desk.store().latest_state(&session.id).await.unwrap();
-    let mut queued = 0;
-    let mut photos = Vec::new();
-    let mut prepared = Vec::new();
-    for k in 0..(1 + i % 3) as u8 {
-        let png = common::png(
-            5 + u32::from(k),
-            4,
-            [(i % 251) as u8, k, (i / 251) as u8 + 100],
-        );
-        let a = desk
-            .prepare_artifact(format!("unit{i}_{k}.png"), png, Some(format!("photo {k}")))
-            .await
-            .unwrap();
-        photos.push(PhotoItem {
-            sha256: a.sha256.clone(),
-            file_name: a.file_name.clone(),
-            mime: a.mime.clone(),
-            caption: a.caption.clone(),
-            size_bytes: a.size_bytes,
-        });
-        prepared.push(a);
-    }
-    state.labor.status = LaborStatus::Draft;
-    state.labor.estimated_hours = Some("1.5".into());
-    let mut t = NewTurn::new("photos", "ok", state.clone());
-    t.artifacts = prepared;
-    t.outbox
-        .push(items::labor_item(&session, &state, "2026-01-01T00:00:00Z"));
-    queued += desk
-        .record_turn(&session.id, &t)
-        .await
-        .unwrap()
-        .outbox_ids
-        .len();
-    if i % 2 == 0 {
-        state.labor.status = LaborStatus::Confirmed;
-        state.labor.confirmed_hours = Some("2.0".into());
-        let mut t = NewTurn::new("2 hours", "ok", state.clone());
-        t.outbox
-            .push(items::labor_item(&session, &state, "2026-01-01T00:00:01Z"));
-        queued += desk
-            .record_turn(&session.id, &t)
-            .await
-            .unwrap()
-            .outbox_ids
-            .len();
-    }
-    for rev in 1..=(1 + i % 4) as u32 {
-        state.report_revision = rev;
-        let mut t = NewTurn::new("write it up", format!("report {rev}"), state.clone());
-        t.report = Some((rev, "en".into(), format!("report {rev}")));
-        t.status = Some(SessionStatus::Finalized);
-        t.outbox.extend(photos.iter().map(items::attachment_item));
-        let fields = ReportFields {
-            complaint: session.complaint.clone(),
-            cause: format!("thermocouple, revision {rev}"),
-            correction: "replaced".into(),
-            labor: serde_json::json!({"mode": "confirmed", "hours": "2.00", "rate": null, "lines": []}),
-            parts: vec![],
-        };
-        t.outbox.push(items::report_item(
-            &session,
-            rev,
-            &fields,
-            &photos,
-            "2026-01-01T00:00:02Z",
-        ));
-        queued += desk
-            .record_turn(&session.id, &t)
-            .await
-            .unwrap()
-            .outbox_ids
-            .len();
-    }
-    if i % 4 == 0 {
-        state.escalation.escalated = true;
-        state.escalation.reason = Some("needs a human".into());
-        let mut t = NewTurn::new("escalate", "escalated", state.clone());
-        t.status = Some(SessionStatus::Escalated);
-        t.outbox.push(items::escalation_item(
-            &session,
-            &state,
-            "2026-01-01T00:00:03Z",
-        ));
-        queued += desk
-            .record_turn(&session.id, &t)
-            .await
-            .unwrap()
-            .outbox_ids
-            .len();
-    }
-    queued
+/// Session `i` the way the app writes it (tests/sync_seed), its shape
+/// varying with `i`: 1–3 photos, one or two labor draft changes, 1–4 report
+/// revisions (each queuing the photos it references before it, once per
+/// session), and an escalation for every fourth. Returns the number of
+/// outbox items queued.
+async fn seed_varied(desk: &Desk, i: usize) -> usize {
+    let shape = SessionShape {
+        photos: 1 + i % 3,
+        draft_changes: if i % 2 == 0 { 2 } else { 1 },
+        revisions: (1 + i % 4) as u32,
+        escalate: i % 4 == 0,
+    };
+    seed_session(desk, i, &shape).await.queued
 }
 
 /// A session through the chat itself: a photo, then two write-ups (labor
@@ -348,7 +241,7 @@ async fn a_thousand_items_through_thirty_percent_faults_and_outages_arrive_exact
     }
     let mut sessions = 0;
     while queued < 1000 {
-        queued += seed_session(&desk, sessions).await;
+        queued += seed_varied(&desk, sessions).await;
         sessions += 1;
     }
     let seeding = seeding.elapsed();
@@ -411,7 +304,7 @@ async fn a_thousand_items_through_thirty_percent_faults_and_outages_arrive_exact
         )
         .await;
         // While offline the app keeps working: a new session is queued.
-        seed_session(&desk, 10_000 + fraction).await;
+        seed_varied(&desk, 10_000 + fraction).await;
         check_reasons(&desk).await;
         portal.restart().await;
     }
@@ -506,7 +399,7 @@ async fn sigkill_at_random_points_fifty_times_then_restart_delivers_exactly_once
     let mut sessions = 0;
     let mut queued = 0;
     while queued < 300 {
-        queued += seed_session(&desk, sessions).await;
+        queued += seed_varied(&desk, sessions).await;
         sessions += 1;
     }
     let seed: u64 = std::env::var("KILL_SEED")
@@ -535,7 +428,7 @@ async fn sigkill_at_random_points_fifty_times_then_restart_delivers_exactly_once
         let mut child = spawn();
         // The app keeps working while the CLI delivers: a new session is
         // queued from this process at the same time.
-        seed_session(&desk, sessions).await;
+        seed_varied(&desk, sessions).await;
         sessions += 1;
         // Once this run has started delivering, kill it after a random
         // number of further portal requests or a random time.
