@@ -87,7 +87,16 @@ async fn api(
         // sessions: on a 2-core machine building them at start delayed the
         // session list, and the technician's first message is seconds away.
         if let Ok(desk) = shell.desk() {
-            desk.warm_engine();
+            let catalog = desk.engine().catalog.clone();
+            let _ = std::thread::Builder::new()
+                .name("warm-catalog".into())
+                .spawn(move || {
+                    if let Err(e) = catalog.build_all() {
+                        eprintln!("servicedesk-desktop: procedure catalog: {e}");
+                    }
+                    // Compiling them frees as much as it keeps; hand it back.
+                    allocator::release_free_memory();
+                });
         }
     }
     result
@@ -280,8 +289,34 @@ fn open_main_window<R: Runtime, M: Manager<R>>(manager: &M, smoke: bool) -> taur
     Ok(())
 }
 
+/// glibc's allocator, tuned for a long-lived desktop process (Linux only).
+mod allocator {
+    /// glibc gives each thread that allocates an arena of its own (up to
+    /// eight per core) and keeps what is freed in it; with two arenas the
+    /// app process held 17 MiB less on the 1,000-session store (of 230).
+    /// Called before any thread starts.
+    pub fn limit_arenas() {
+        #[cfg(all(target_os = "linux", target_env = "gnu"))]
+        // SAFETY: mallopt only sets an allocator parameter; it is called
+        // before the app starts any thread.
+        unsafe {
+            libc::mallopt(libc::M_ARENA_MAX, 2);
+        }
+    }
+
+    /// Returns free heap pages to the OS after a burst of allocation.
+    pub fn release_free_memory() {
+        #[cfg(all(target_os = "linux", target_env = "gnu"))]
+        // SAFETY: malloc_trim only releases memory the allocator holds free.
+        unsafe {
+            libc::malloc_trim(0);
+        }
+    }
+}
+
 /// Starts the desktop app. Data dir: `SERVICEDESK_DATA_DIR`, else the OS app-data dir.
 pub fn run() {
+    allocator::limit_arenas();
     let smoke_report = std::env::var_os("SERVICEDESK_SMOKE_REPORT").map(PathBuf::from);
     let smoke_timeout = std::env::var("SERVICEDESK_SMOKE_TIMEOUT_SECS")
         .ok()
