@@ -564,41 +564,22 @@ pub(crate) fn turn_photos(
     stored: &[Artifact],
     attached: &[NewArtifact],
 ) -> (Vec<PhotoRef>, Vec<PhotoItem>) {
-    let files = stored
+    stored
         .iter()
+        .map(NewArtifact::from)
+        .chain(attached.iter().cloned())
         .map(|a| {
-            (
-                &a.sha256,
-                &a.file_name,
-                &a.mime,
-                &a.caption,
-                &a.taken_at,
-                a.size_bytes,
-            )
-        })
-        .chain(attached.iter().map(|a| {
-            (
-                &a.sha256,
-                &a.file_name,
-                &a.mime,
-                &a.caption,
-                &a.taken_at,
-                a.size_bytes,
-            )
-        }));
-    files
-        .map(|(sha256, file_name, mime, caption, taken_at, size_bytes)| {
             let cited = PhotoRef {
-                file_name: file_name.clone(),
-                caption: caption.clone(),
-                taken_at: taken_at.clone(),
+                file_name: a.file_name.clone(),
+                caption: a.caption.clone(),
+                taken_at: a.taken_at,
             };
             let sent = PhotoItem {
-                sha256: sha256.clone(),
-                file_name: file_name.clone(),
-                mime: mime.clone(),
-                caption: caption.clone(),
-                size_bytes,
+                sha256: a.sha256,
+                file_name: a.file_name,
+                mime: a.mime,
+                caption: a.caption,
+                size_bytes: a.size_bytes,
             };
             (cited, sent)
         })

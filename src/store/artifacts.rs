@@ -23,6 +23,25 @@ pub struct NewArtifact {
     pub thumbnail: ThumbnailKind,
 }
 
+/// A stored row's file, as the row was made from.
+impl From<&Artifact> for NewArtifact {
+    fn from(a: &Artifact) -> Self {
+        Self {
+            sha256: a.sha256.clone(),
+            file_name: a.file_name.clone(),
+            mime: a.mime.clone(),
+            kind: a.kind,
+            size_bytes: a.size_bytes,
+            caption: a.caption.clone(),
+            taken_at: a.taken_at.clone(),
+            width: a.width,
+            height: a.height,
+            thumb_sha256: a.thumb_sha256.clone(),
+            thumbnail: a.thumbnail,
+        }
+    }
+}
+
 pub(crate) async fn insert_artifact(
     conn: &mut SqliteConnection,
     session_id: &str,
