@@ -839,7 +839,7 @@ async fn serve_cmd(desk: &Desk, args: ServeArgs) -> Result<ExitCode, AppError> {
         ui_dir: Some(args.ui_dir.unwrap_or_else(default_ui_dir)),
     };
     let listener = serve::bind(&config).await?;
-    desk.warm_engine();
+    desk.warm_engine(|| {});
     let _sync = servicedesk::sync::spawn_worker(desk.clone());
     let addr = listener
         .local_addr()

@@ -362,10 +362,11 @@ impl Desk {
     }
 
     /// Long-running front ends (the desktop app, `serve`) build the
-    /// procedures' pattern automata on a background thread at start, so the
-    /// technician's first message does not pay for it. Short CLI commands do
-    /// not call this: most never chat.
-    pub fn warm_engine(&self) {
+    /// procedures' pattern automata on a background thread, so the
+    /// technician's first message does not pay for it; `then` runs on that
+    /// thread once they are built. Short CLI commands do not call this: most
+    /// never chat.
+    pub fn warm_engine(&self, then: impl FnOnce() + Send + 'static) {
         let catalog = self.inner.engine.catalog.clone();
         let spawned = std::thread::Builder::new()
             .name("warm-catalog".into())
@@ -373,6 +374,7 @@ impl Desk {
                 if let Err(e) = catalog.build_all() {
                     tracing::error!("procedure catalog: {e}");
                 }
+                then();
             });
         if let Err(e) = spawned {
             tracing::warn!("could not start the catalog warm-up thread: {e}");

@@ -86,17 +86,9 @@ async fn api(
         // The procedures' automata are built once the window shows its
         // sessions: on a 2-core machine building them at start delayed the
         // session list, and the technician's first message is seconds away.
+        // Compiling them frees as much as it keeps; that is handed back.
         if let Ok(desk) = shell.desk() {
-            let catalog = desk.engine().catalog.clone();
-            let _ = std::thread::Builder::new()
-                .name("warm-catalog".into())
-                .spawn(move || {
-                    if let Err(e) = catalog.build_all() {
-                        eprintln!("servicedesk-desktop: procedure catalog: {e}");
-                    }
-                    // Compiling them frees as much as it keeps; hand it back.
-                    allocator::release_free_memory();
-                });
+            desk.warm_engine(allocator::release_free_memory);
         }
     }
     result
@@ -159,12 +151,14 @@ async fn smoke_report<R: Runtime>(
 fn memory_report() -> Value {
     #[cfg(target_os = "linux")]
     {
-        fn status_field(pid: &str, field: &str) -> Option<u64> {
-            let text = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+        /// The KiB after `field` in a /proc file of `pid` (`status`, `smaps_rollup`).
+        fn kib(pid: &str, file: &str, field: &str) -> Option<u64> {
+            let text = std::fs::read_to_string(format!("/proc/{pid}/{file}")).ok()?;
             text.lines()
                 .find_map(|l| l.strip_prefix(field))
                 .and_then(|v| v.split_whitespace().next()?.parse().ok())
         }
+        let status_field = |pid: &str, field: &str| kib(pid, "status", field);
         let me = std::process::id().to_string();
         let mut tree = vec![me.clone()];
         let mut i = 0;
@@ -191,17 +185,9 @@ fn memory_report() -> Value {
         // software GL under Xvfb) in full in every process that maps them;
         // PSS splits shared pages among their users, and private pages are
         // what this process alone holds.
-        fn rollup(pid: &str, fields: &[&str]) -> Option<u64> {
-            let text = std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup")).ok()?;
-            let mut sum = 0;
-            for field in fields {
-                sum += text
-                    .lines()
-                    .find_map(|l| l.strip_prefix(field))
-                    .and_then(|v| v.split_whitespace().next()?.parse::<u64>().ok())?;
-            }
-            Some(sum)
-        }
+        let rollup = |pid: &str, fields: &[&str]| -> Option<u64> {
+            fields.iter().map(|f| kib(pid, "smaps_rollup", f)).sum()
+        };
         let private = ["Private_Clean:", "Private_Dirty:"];
         let app = status_field(&me, "VmRSS:");
         let total: u64 = tree.iter().filter_map(|p| status_field(p, "VmRSS:")).sum();
