@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createElement } from 'react';
 import { App } from './App';
-import { runSmoke, SMOKE_CHAT, SMOKE_COMPLAINT, smokeRequested } from './smoke';
+import { pageTimeline, runSmoke, SCRIPT_READY_MARK, SMOKE_CHAT, SMOKE_COMPLAINT, smokeRequested } from './smoke';
 import { ApiError, call } from './transport';
 import { installFakeBackend, makeSession } from './test/fakeBackend';
 import { render, type Rendered } from './test/render';
@@ -60,6 +60,19 @@ describe('smoke routine', () => {
     expect(report.session_list_shown_at_ms).toBeLessThanOrEqual(Date.now());
     const rows = view.container.querySelectorAll('[data-testid="session-row"]');
     expect(rows[0].textContent).toContain(SMOKE_COMPLAINT);
+    expect(report.page_started_at_ms).toBe(Math.round(performance.timeOrigin));
+  });
+
+  it('times the launch stages from the page start and the script-ready mark', () => {
+    performance.clearMarks(SCRIPT_READY_MARK);
+    expect(pageTimeline().script_ready_at_ms).toBeNull();
+    const before = performance.timeOrigin + performance.now();
+    performance.mark(SCRIPT_READY_MARK);
+    const { page_started_at_ms, script_ready_at_ms } = pageTimeline();
+    expect(page_started_at_ms).toBeLessThanOrEqual(Date.now());
+    expect(script_ready_at_ms).toBeGreaterThanOrEqual(Math.floor(before));
+    expect(script_ready_at_ms).toBeGreaterThanOrEqual(page_started_at_ms);
+    expect(script_ready_at_ms).toBeLessThanOrEqual(Date.now() + 1);
   });
 
   it('reports ok: false with the error when a command fails', async () => {

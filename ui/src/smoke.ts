@@ -11,6 +11,19 @@ import { call, transportKind } from './transport';
 
 export const SMOKE_COMPLAINT = 'smoke test: furnace blows cold';
 export const SMOKE_CHAT = 'furnace blows cold air';
+/** The performance mark main.tsx sets once every module has been evaluated. */
+export const SCRIPT_READY_MARK = 'servicedesk:script-ready';
+
+/** Wall-clock epoch ms of the page's navigation start and of the script-ready
+ * mark (null when main.tsx did not set it), for the launch's stages. */
+export function pageTimeline(): { page_started_at_ms: number; script_ready_at_ms: number | null } {
+  const origin = performance.timeOrigin;
+  const mark = performance.getEntriesByName(SCRIPT_READY_MARK)[0];
+  return {
+    page_started_at_ms: Math.round(origin),
+    script_ready_at_ms: mark ? Math.round(origin + mark.startTime) : null,
+  };
+}
 
 export interface SmokeDeps {
   call: typeof call;
@@ -110,6 +123,7 @@ export async function runSmoke(overrides: Partial<SmokeDeps> = {}): Promise<Reco
       session_id: session.id,
       chat: { turn: turn.turn, transition: turn.transition, system: turn.system },
       session_list_shown_at_ms: await listShown,
+      ...pageTimeline(),
     };
   } catch (e) {
     report = { ok: false, error: String(e) };
