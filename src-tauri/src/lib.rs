@@ -11,13 +11,14 @@
 mod display;
 
 use std::path::PathBuf;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use servicedesk::api::{self, AppError};
 use servicedesk::desk::{default_data_dir, Desk};
 use tauri::{AppHandle, Builder, Manager, Runtime, State, WebviewUrl, WebviewWindowBuilder};
+use tokio::sync::OnceCell;
 
 /// Set by whoever launches the app in smoke mode: the wall-clock time of the
 /// spawn, in epoch milliseconds, so the report can say how long the launch took.
@@ -27,8 +28,12 @@ pub const LAUNCH_EPOCH_ENV: &str = "SERVICEDESK_LAUNCH_EPOCH_MS";
 pub struct Shell {
     /// The opened data dir, or why it could not be opened. An open failure
     /// (say, a database written by a newer version) is answered to every
-    /// command, so the UI shows it instead of a blank window.
-    desk: Result<Desk, AppError>,
+    /// command, so the UI shows it instead of a blank window. Opened while
+    /// the window and the webview start: a first start creates the database
+    /// and indexes the default knowledge set, which took half a second
+    /// before the window began loading.
+    desk: Arc<OnceCell<Result<Desk, AppError>>>,
+    data_dir: PathBuf,
     smoke_report: Option<PathBuf>,
     /// When the process began opening the store, and when the UI first had
     /// the session list: the launch time the README reports.
@@ -37,32 +42,46 @@ pub struct Shell {
 }
 
 impl Shell {
-    /// Opens the data dir on Tauri's async runtime, so the sqlx pool lives on
-    /// the same runtime that later serves the commands.
+    /// Starts opening the data dir on Tauri's async runtime (so the sqlx
+    /// pool lives on the runtime that serves the commands) and returns at
+    /// once; a command that arrives first waits for the same opening.
     pub fn open(data_dir: PathBuf, smoke_report: Option<PathBuf>) -> Shell {
         let started = Instant::now();
-        let desk = tauri::async_runtime::block_on(Desk::open(&data_dir)).map_err(AppError::from);
-        if let Ok(desk) = &desk {
-            // Final reports, labor drafts and escalations go to the portal
-            // while the app is open; the worker sleeps until an item is
-            // queued or its next retry or /health probe is due.
-            let syncer = servicedesk::sync::Syncer::new(
-                desk.clone(),
-                servicedesk::sync::SyncConfig::default(),
-            );
-            tauri::async_runtime::spawn(syncer.run_forever());
-        }
+        let desk = Arc::new(OnceCell::new());
+        let opening = desk.clone();
+        let dir = data_dir.clone();
+        tauri::async_runtime::spawn(async move {
+            if let Ok(desk) = opening.get_or_init(|| open_desk(dir)).await {
+                // Final reports, labor drafts and escalations go to the portal
+                // while the app is open; the worker sleeps until an item is
+                // queued or its next retry or /health probe is due.
+                let syncer = servicedesk::sync::Syncer::new(
+                    desk.clone(),
+                    servicedesk::sync::SyncConfig::default(),
+                );
+                tauri::async_runtime::spawn(syncer.run_forever());
+            }
+        });
         Shell {
             desk,
+            data_dir,
             smoke_report,
             started,
             first_session_list: OnceLock::new(),
         }
     }
 
-    fn desk(&self) -> Result<&Desk, AppError> {
-        self.desk.as_ref().map_err(Clone::clone)
+    async fn desk(&self) -> Result<&Desk, AppError> {
+        self.desk
+            .get_or_init(|| open_desk(self.data_dir.clone()))
+            .await
+            .as_ref()
+            .map_err(Clone::clone)
     }
+}
+
+async fn open_desk(data_dir: PathBuf) -> Result<Desk, AppError> {
+    Desk::open(&data_dir).await.map_err(AppError::from)
 }
 
 /// The one command the UI uses: `invoke('api', { command, payload })`.
@@ -73,7 +92,7 @@ async fn api(
     payload: Option<Value>,
 ) -> Result<Value, AppError> {
     let result = api::dispatch(
-        shell.desk()?,
+        shell.desk().await?,
         &command,
         payload.unwrap_or_else(|| json!({})),
     )
@@ -89,7 +108,7 @@ async fn api(
         // sessions: on a 2-core machine building them at start delayed the
         // session list, and the technician's first message is seconds away.
         // Compiling them frees as much as it keeps; that is handed back.
-        if let Ok(desk) = shell.desk() {
+        if let Ok(desk) = shell.desk().await {
             desk.warm_engine(allocator::release_free_memory);
         }
     }
@@ -109,8 +128,8 @@ async fn smoke_report<R: Runtime>(
             "smoke_report is only accepted when SERVICEDESK_SMOKE_REPORT is set",
         ));
     };
-    let verdict = check_smoke_report(shell.desk(), &report).await;
-    if let Ok(desk) = shell.desk() {
+    let verdict = check_smoke_report(shell.desk().await, &report).await;
+    if let Ok(desk) = shell.desk().await {
         // Memory is reported with every automaton built, as after a day of
         // chats, whether or not the warm-up thread has finished.
         let _ = desk.engine().catalog.build_all();
