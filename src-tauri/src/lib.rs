@@ -8,6 +8,7 @@
 //! hands back a report, the shell checks that report against SQLite, writes
 //! it to `path` and exits (0 when everything held, 1 otherwise).
 
+#[cfg(target_os = "linux")]
 mod display;
 
 use std::path::PathBuf;
@@ -327,6 +328,7 @@ mod allocator {
 
 /// Starts the desktop app. Data dir: `SERVICEDESK_DATA_DIR`, else the OS app-data dir.
 pub fn run() {
+    #[cfg(target_os = "linux")]
     display::avoid_software_gl();
     allocator::limit_arenas();
     let smoke_report = std::env::var_os("SERVICEDESK_SMOKE_REPORT").map(PathBuf::from);

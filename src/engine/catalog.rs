@@ -158,9 +158,11 @@ impl Localized {
 /// A group of patterns from all languages, compiled into one case-insensitive
 /// regex: technicians mix languages in one message.
 ///
-/// The syntax is checked when the catalog loads; the automaton is built on
-/// first use. Building every pattern of every procedure up front took most of
-/// a second, paid by every command even when it never chats.
+/// The syntax is checked when the catalog loads (in full for a catalog from
+/// files; parsed only for the embedded one, whose full check is the test
+/// `the_embedded_catalog_is_valid`); the automaton is built on first use.
+/// Building every pattern of every procedure up front took most of a second,
+/// paid by every command even when it never chats.
 #[derive(Debug, Clone)]
 pub struct Patterns(Option<LazyRegex>);
 
@@ -173,8 +175,10 @@ struct LazyRegex {
 impl LazyRegex {
     fn get(&self) -> &meta::Regex {
         self.compiled.get_or_init(|| {
-            super::pattern_classes::compile(&self.source)
-                .expect("the syntax was validated when the catalog loaded")
+            super::pattern_classes::build_group(&self.source).expect(
+                "checked in full when the catalog loaded, or for the embedded catalog by \
+                 the_embedded_catalog_is_valid",
+            )
         })
     }
 }
@@ -198,12 +202,15 @@ impl Patterns {
         self.0.is_none()
     }
 
-    /// Build the automaton now; the only error left after parsing is a
-    /// pattern group too large to compile.
+    /// Build the automaton now. After a full check the only error left is a
+    /// group too large to compile; after a parse only, also what translation
+    /// rejects (an unknown `\p{..}` class, say).
     fn build(&self) -> Result<(), Box<meta::BuildError>> {
         if let Some(r) = &self.0 {
             if r.compiled.get().is_none() {
-                let _ = r.compiled.set(super::pattern_classes::compile(&r.source)?);
+                let _ = r
+                    .compiled
+                    .set(super::pattern_classes::build_group(&r.source)?);
             }
         }
         Ok(())
@@ -381,10 +388,7 @@ impl Catalog {
     /// a CLI command or the app's launch spent before doing anything, and the
     /// same text is checked in full by `the_embedded_catalog_is_valid`.
     pub fn embedded() -> Result<Catalog, CatalogError> {
-        Catalog::compile_sources(
-            EMBEDDED_PROCEDURES.iter().map(|(n, t)| (n.to_string(), *t)),
-            SyntaxCheck::Parse,
-        )
+        Catalog::compile_sources(embedded_sources(), SyntaxCheck::Parse)
     }
 
     /// The embedded catalog, compiled once per process and shared: compiling
@@ -464,8 +468,9 @@ impl Catalog {
     }
 
     /// Build every pattern's automaton now, so that a catalog being checked
-    /// (or authored from a directory) reports a pattern too large to compile
-    /// as an error with its file, instead of failing mid-conversation.
+    /// (or authored from a directory) reports a group that does not build
+    /// (too large, or for the embedded catalog anything its load's parse let
+    /// through) as an error with its file, instead of failing mid-conversation.
     pub fn build_all(&self) -> Result<(), CatalogError> {
         for p in &self.procedures {
             for (what, patterns) in p.pattern_groups() {
@@ -516,6 +521,11 @@ impl Procedure {
 }
 
 // ---------------------------------------------------------------- compilation
+
+/// The procedure files compiled into the binary, as (file name, text).
+fn embedded_sources() -> impl Iterator<Item = (String, &'static str)> {
+    EMBEDDED_PROCEDURES.iter().map(|(n, t)| (n.to_string(), *t))
+}
 
 /// How far a pattern group's syntax is checked when the catalog loads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -997,8 +1007,7 @@ mod tests {
     fn the_embedded_catalog_is_valid() {
         // In full, as a catalog from a directory is checked: the app only
         // parses the embedded patterns when it loads them.
-        Catalog::from_sources(EMBEDDED_PROCEDURES.iter().map(|(n, t)| (n.to_string(), *t)))
-            .unwrap_or_else(|e| panic!("{e}"));
+        Catalog::from_sources(embedded_sources()).unwrap_or_else(|e| panic!("{e}"));
         let c = Catalog::embedded().unwrap_or_else(|e| panic!("{e}"));
         c.build_all().unwrap_or_else(|e| panic!("{e}"));
         assert!(c.get("dc_12v").is_some());

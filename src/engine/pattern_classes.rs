@@ -1,4 +1,5 @@
-//! The character classes procedure patterns mean, written small.
+//! How procedure patterns become automata: the character classes they mean,
+//! written small, and the lean build of each group.
 //!
 //! Authors write `\w`, `\W` and `\d` in patterns (`отопител\w*`). In Unicode
 //! mode those are the whole Unicode word and digit classes, and each use
@@ -10,23 +11,23 @@
 //! with these classes the same groups take about 35 MB built and 60 MB after
 //! searching (measured with the regex crate 1.13 on the embedded catalog).
 //!
-//! [`compile`] then builds each group with only the engines the catalog's
+//! [`build_group`] then builds each group with only the engines the catalog's
 //! searches use: a technician's note of a few hundred bytes, searched by
 //! hundreds of groups for whether and how long they match.
 
 use regex_automata::meta;
 use regex_automata::nfa::thompson::WhichCaptures;
 
-/// A pattern group's automaton, built lean: no one-pass DFA (built for every
-/// group with a parenthesised alternative, though only capture extraction
-/// uses it), no capture states (the catalog never reads a group), and no
+/// A pattern group's automaton, built lean: no one-pass DFA (built for any
+/// group with a capture group or a Unicode `\b`, which is nearly every one,
+/// though only anchored searches use it), no capture states (the catalog never reads a group), and no
 /// literal prefilter (it doubled the build time and a third of the memory;
 /// the lazy DFA scans a short note about as fast). Matching is leftmost-first,
 /// as with `regex::Regex`. On the embedded catalog's 601 groups this takes
 /// them from 36 to 25 MB built and from 59 to 49 MB after searching, built in
 /// 190 ms instead of 360 (`lean_automata_match_like_the_regex_crate` checks
 /// the matches are the same; `engine_turn` benches the turns unchanged).
-pub fn compile(pattern: &str) -> Result<meta::Regex, Box<meta::BuildError>> {
+pub fn build_group(pattern: &str) -> Result<meta::Regex, Box<meta::BuildError>> {
     let config = meta::Config::new()
         .which_captures(WhichCaptures::Implicit)
         .onepass(false)

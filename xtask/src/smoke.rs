@@ -104,14 +104,18 @@ pub fn measure() -> Result<(), Failed> {
         for run in ["first start", "second start"] {
             let (ok, text, _) = run_app(dir, &work, true)?;
             let mib = |key| number(&text, key).map_or("?".into(), |k| (k / 1024).to_string());
+            let ms = |key| number(&text, key).map_or("?".into(), |n| n.to_string());
             println!(
-                "{name}, {run}: session list in the window {} ms after launch (page started at {} ms, script ready at {} ms; {} ms after the store opened); resident memory {} MiB (app process {} MiB){}",
-                number(&text, "shown_since_launch_ms").map_or("?".into(), |n| n.to_string()),
-                number(&text, "page_started_since_launch_ms").map_or("?".into(), |n| n.to_string()),
-                number(&text, "script_ready_since_launch_ms").map_or("?".into(), |n| n.to_string()),
-                number(&text, "session_list_ms").map_or("?".into(), |n| n.to_string()),
-                mib("with_webview_rss_kib"),
+                "{name}, {run}: session list in the window {} ms after launch (page started at {} ms, script ready at {} ms; {} ms after the store opened); app process RSS / PSS / private {} / {} / {} MiB; with the webview RSS / PSS {} / {} MiB{}",
+                ms("shown_since_launch_ms"),
+                ms("page_started_since_launch_ms"),
+                ms("script_ready_since_launch_ms"),
+                ms("session_list_ms"),
                 mib("app_rss_kib"),
+                mib("app_pss_kib"),
+                mib("app_private_kib"),
+                mib("with_webview_rss_kib"),
+                mib("with_webview_pss_kib"),
                 if ok { "" } else { " — the smoke check FAILED" }
             );
         }
