@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { act } from 'react';
 import { App } from './App';
+import { primeSessionList } from './components/SessionsPane';
+import { notifySessionsChanged } from './events';
 import { MAX_FILE_BYTES } from './files';
 import { appError, installFakeBackend, makeArtifact, makeSession, type Handler } from './test/fakeBackend';
 import { allByTestId, byTestId, click, render, typeInto, waitFor, type Rendered } from './test/render';
@@ -52,6 +54,37 @@ describe('header and list', () => {
     expect(byTestId(row, 'row-unit')!.textContent).toBe('Winnebago View 24D');
     expect(byTestId(row, 'status-badge')!.textContent).toBe('Escalated');
     expect(byTestId(row, 'row-photos')!.textContent).toBe('3 photos');
+  });
+
+  it('takes the session list asked for before the first render instead of asking again', async () => {
+    const s = makeSession({ complaint: 'Water pump cycles' });
+    const backend = installFakeBackend({ app_info: () => INFO, session_list: () => ({ sessions: [s] }) });
+    primeSessionList();
+    expect(backend.callsOf('session_list')).toEqual([{}]);
+    view = render(<App />);
+    const row = await waitFor(() => byTestId(view!.container, 'session-row'));
+    expect(byTestId(row, 'row-complaint')!.textContent).toBe('Water pump cycles');
+    expect(backend.callsOf('session_list')).toHaveLength(1);
+  });
+
+  it('shows a failed early session list next to the list, and asks again when the list changes', async () => {
+    let fail = true;
+    const s = makeSession({ complaint: 'Slide stuck' });
+    installFakeBackend({
+      app_info: () => INFO,
+      session_list: () => {
+        if (fail) throw appError('storage', 'database is locked');
+        return { sessions: [s] };
+      },
+    });
+    primeSessionList();
+    view = render(<App />);
+    const error = await waitFor(() => byTestId(view!.container, 'sessions-error'));
+    expect(error.textContent).toContain('database is locked');
+    fail = false;
+    act(() => notifySessionsChanged());
+    await waitFor(() => byTestId(view!.container, 'session-row'));
+    expect(byTestId(view!.container, 'sessions-error')).toBeNull();
   });
 
   it('shows where each session stands: report ready, synced, or its status', async () => {

@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { flushSync } from 'react-dom';
 import { App } from './App';
+import { primeSessionList } from './components/SessionsPane';
 import { runSmoke, SCRIPT_READY_MARK, smokeRequested } from './smoke';
 import { applyTheme } from './theme';
 import { getLocale } from './i18n';
@@ -14,6 +15,9 @@ performance.mark(SCRIPT_READY_MARK);
 // The theme and language picked in Settings, before the first paint.
 applyTheme();
 document.documentElement.lang = getLocale();
+
+// The session list is what the window waits for: ask before rendering.
+primeSessionList();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
