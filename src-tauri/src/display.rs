@@ -6,7 +6,7 @@
 //! to find the render device it hands the web process; either one loads
 //! Mesa and `libLLVM`, about 50 MiB resident in the app process, for a page
 //! that is then drawn by the CPU anyway. Measured on the 1,000-session store
-//! under Xvfb: 208 MiB resident with them, 141–146 MiB without, the same
+//! under Xvfb: 208 MiB resident with them, 141–151 MiB without, the same
 //! pixels.
 //!
 //! The web process still loads them (WebKit insists on an EGL display there).
