@@ -46,12 +46,17 @@ async fn queue_reports(desk: &Desk, n: u64, with_photo: bool, counter: &mut u64)
     }
 }
 
-fn bench(c: &mut Criterion) {
+/// A multi-thread runtime, as the app's, and an empty data dir.
+fn runtime_and_dir() -> (tokio::runtime::Runtime, tempfile::TempDir) {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .unwrap();
-    let dir = tempfile::tempdir().unwrap();
+    (rt, tempfile::tempdir().unwrap())
+}
+
+fn bench(c: &mut Criterion) {
+    let (rt, dir) = runtime_and_dir();
     let (desk, portal, syncer) = rt.block_on(async {
         let desk = Desk::open(dir.path()).await.unwrap();
         let portal = portal::Portal::start(TOKEN, Duration::from_secs(5)).await;
@@ -98,11 +103,7 @@ fn bench(c: &mut Criterion) {
 }
 
 fn status(c: &mut Criterion) {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let dir = tempfile::tempdir().unwrap();
+    let (rt, dir) = runtime_and_dir();
     let desk = rt.block_on(async {
         let desk = Desk::open(dir.path()).await.unwrap();
         let shape = SessionShape {
