@@ -525,43 +525,23 @@ async fn the_cli_exports_a_range_as_csv_and_pdfs_or_one_zip() {
         ],
     );
     assert_eq!(result["reports"], 0);
-    let bad = common::cli(
-        dir.path(),
-        &[
-            "export",
-            "reports",
-            "--from",
-            "2026-13-01",
-            "--to",
-            &to,
-            "--out",
-            out_dir,
-        ],
-    );
-    assert!(!bad.status.success());
-    let stderr = String::from_utf8_lossy(&bad.stderr);
-    assert!(
-        stderr.contains("from: \"2026-13-01\" is not a date"),
-        "{stderr}"
-    );
-    let reversed = common::cli(
-        dir.path(),
-        &[
-            "export",
-            "reports",
-            "--from",
-            "2026-02-10",
-            "--to",
-            "2026-02-01",
-            "--out",
-            out_dir,
-        ],
-    );
-    assert!(!reversed.status.success());
-    let stderr = String::from_utf8_lossy(&reversed.stderr);
-    assert!(
-        stderr.contains("to: 2026-02-01 is before from (2026-02-10)"),
-        "{stderr}"
+    // A range the CLI refuses, with the message that says why.
+    let refused = |from: &str, to: &str, expected: &str| {
+        let out = common::cli(
+            dir.path(),
+            &[
+                "export", "reports", "--from", from, "--to", to, "--out", out_dir,
+            ],
+        );
+        assert!(!out.status.success(), "{from}..{to} was accepted");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(expected), "{stderr}");
+    };
+    refused("2026-13-01", &to, "from: \"2026-13-01\" is not a date");
+    refused(
+        "2026-02-10",
+        "2026-02-01",
+        "to: 2026-02-01 is before from (2026-02-10)",
     );
     // Nothing half-written is left behind.
     let leftovers: Vec<_> = std::fs::read_dir(out.path())
