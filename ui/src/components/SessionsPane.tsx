@@ -59,12 +59,14 @@ export function SessionsPane({
     const seq = ++requestSeq.current;
     setLoading(true);
     const unfiltered = debouncedQuery === '' && status === 'all';
-    ((unfiltered && takePrimedList()) ||
+    const request =
+      (unfiltered && takePrimedList()) ||
       api.sessionList({
         query: debouncedQuery || undefined,
         status: status === 'all' ? undefined : status,
-      })
-    ).then(
+      });
+    request
+      .then(
         (r) => {
           if (seq !== requestSeq.current) return; // a newer search is under way
           setSessions(r.sessions);
