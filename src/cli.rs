@@ -122,6 +122,8 @@ enum KnowledgeCmd {
 
 #[derive(Subcommand)]
 enum EvalCmd {
+    /// How well technician notes are read: wrong-fact rate, fact recall, intent accuracy (exits 1 under the thresholds)
+    Understanding(crate::cli_eval::UnderstandingArgs),
     /// Retrieval and answer quality of the knowledge store (exits 1 under the thresholds)
     Knowledge {
         #[arg(long, value_name = "FILE")]
@@ -351,9 +353,15 @@ pub fn main() -> ExitCode {
 }
 
 async fn run(cli: Cli) -> Result<ExitCode, AppError> {
-    if let Command::Procedures(ProceduresCmd::Check { dir }) = &cli.command {
-        return procedures_check(dir.as_deref());
-    }
+    let cli = match cli.command {
+        Command::Procedures(ProceduresCmd::Check { dir }) => {
+            return procedures_check(dir.as_deref());
+        }
+        Command::Eval(EvalCmd::Understanding(args)) => {
+            return crate::cli_eval::understanding(args);
+        }
+        command => Cli { command, ..cli },
+    };
     let data_dir = cli.data_dir.unwrap_or_else(default_data_dir);
     let desk = Desk::open(&data_dir).await?;
     let code = match cli.command {
@@ -1116,7 +1124,10 @@ async fn eval(desk: &Desk, cmd: EvalCmd) -> Result<ExitCode, AppError> {
         min_empty_rate,
         min_consistency,
         json,
-    } = cmd;
+    } = cmd
+    else {
+        unreachable!("eval understanding runs before the data dir is opened")
+    };
     let text = std::fs::read_to_string(&dataset).map_err(|e| {
         AppError::new(
             "unreadable_path",

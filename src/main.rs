@@ -3,6 +3,7 @@
 
 mod cli;
 mod cli_billing;
+mod cli_eval;
 mod cli_export;
 mod cli_sync;
 

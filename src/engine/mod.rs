@@ -3,6 +3,7 @@
 //! class and writes the reply.
 
 pub mod catalog;
+pub mod eval;
 pub mod extract;
 pub mod lexicon;
 mod pattern_classes;
