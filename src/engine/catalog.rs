@@ -91,6 +91,8 @@ struct StepDef {
     unit: Option<Spanned<String>>,
     min: Option<f64>,
     max: Option<f64>,
+    /// Optional here so that a step without one is reported by its id.
+    label: Option<Spanned<Text>>,
     subject: Spanned<PatternsDef>,
     question: Spanned<Text>,
     outcome: Spanned<BTreeMap<String, OutcomeDef>>,
@@ -198,6 +200,16 @@ impl Patterns {
             .max()
     }
 
+    /// The byte range of the longest match (the first of equal length).
+    pub fn longest_span(&self, text: &str) -> Option<(usize, usize)> {
+        self.0
+            .as_ref()?
+            .get()
+            .find_iter(text)
+            .map(|m| (m.start(), m.end()))
+            .max_by_key(|&(a, b)| (text[a..b].chars().count(), std::cmp::Reverse(a)))
+    }
+
     pub fn is_empty(&self) -> bool {
         self.0.is_none()
     }
@@ -248,6 +260,9 @@ pub struct Step {
     pub unit: Option<Unit>,
     pub min: f64,
     pub max: f64,
+    /// A short name for what the step checks ("panel fuse", "voltage at the
+    /// motor terminals"), used mid-sentence: lowercase, no period.
+    pub label: Localized,
     pub subject: Patterns,
     pub question: Localized,
     pub outcomes: Vec<Outcome>,
@@ -824,6 +839,13 @@ fn compile(file: &str, text: &str, check: SyntaxCheck) -> Result<Procedure, Cata
                 (Some(unit), min, max)
             }
         };
+        let Some(label) = &s.label else {
+            return ctx.err(
+                s.id.span(),
+                format!("{what}: missing `label` (a short name for what the step checks, in en, es and ru)"),
+            );
+        };
+        let label = ctx.localized(label, &format!("{what} label"))?;
         let mut outcomes = Vec::new();
         for (name, o) in s.outcome.get_ref() {
             if !allowed.contains(&name.as_str()) {
@@ -854,6 +876,7 @@ fn compile(file: &str, text: &str, check: SyntaxCheck) -> Result<Procedure, Cata
             unit,
             min,
             max,
+            label,
             subject: ctx.patterns(s.subject.get_ref(), s.subject.span(), &what, true)?,
             question: ctx.localized(&s.question, &format!("{what} question"))?,
             outcomes,
@@ -1092,6 +1115,40 @@ mod tests {
         assert!(
             e.message
                 .contains("step `light_fuse` question: missing the `ru` translation"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_step_without_a_label_is_an_error_naming_the_step() {
+        let text = dc().replace(
+            "label = { en = \"lighting circuit fuse\", es = \"fusible del circuito de luces\", ru = \"предохранитель цепи освещения\" }\n",
+            "",
+        );
+        let e = load_err(&text);
+        assert_eq!(e.file, "dc_12v.toml");
+        assert!(
+            e.message.contains("step `light_fuse`: missing `label`"),
+            "{e}"
+        );
+        let line = text
+            .lines()
+            .position(|l| l == "id = \"light_fuse\"")
+            .unwrap()
+            + 1;
+        assert_eq!(e.line, line, "{e}");
+    }
+
+    #[test]
+    fn a_label_needs_every_language() {
+        let text = dc().replace(
+            ", ru = \"предохранитель цепи освещения\" }",
+            ", ru = \" \" }",
+        );
+        let e = load_err(&text);
+        assert!(
+            e.message
+                .contains("step `light_fuse` label: missing the `ru` translation"),
             "{e}"
         );
     }
