@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use super::catalog::{Procedure, Target};
 use super::state::{AgentAction, Fact, FactKind, FactSource, SessionState, Submode, TopicFrame};
 use super::turn::{Engine, TurnContext, TurnOutcome};
+use super::units::{Quantity, Unit};
 
 /// One labelled message.
 #[derive(Debug, Clone, Deserialize)]
@@ -239,9 +240,18 @@ fn recorded(p: &Procedure, out: &TurnOutcome) -> Vec<(String, Option<f64>)> {
         if f.source != FactSource::Technician {
             continue;
         }
-        if let (Some(_), Some(o)) = (p.step_index(&f.subject), f.outcome.as_deref()) {
+        if let (Some(si), Some(o)) = (p.step_index(&f.subject), f.outcome.as_deref()) {
+            // The label's reading is in the step's unit; a reading given in
+            // another scale (°C for a °F step) is compared converted.
             let value = (f.kind == FactKind::Measurement)
-                .then(|| f.value.as_deref().and_then(|v| v.parse().ok()))
+                .then(|| {
+                    let value: f64 = f.value.as_deref()?.parse().ok()?;
+                    let unit = Unit::parse(f.unit.as_deref()?)?;
+                    let step_unit = p.steps[si].unit.unwrap_or(unit);
+                    Quantity { value, unit }
+                        .convert_to(step_unit)
+                        .or(Some(value))
+                })
                 .flatten();
             got.push((format!("{}={o}", f.subject), value));
         } else if let Some(id) = f.subject.strip_prefix("repair:") {
@@ -426,10 +436,13 @@ pub fn state_for(p: &Procedure, case: &Case) -> SessionState {
     st
 }
 
+/// (step id, outcome) answers along a walk.
+type Path = Vec<(String, String)>;
+
 /// The symptom and the answers that walk from its first step to `target`
 /// (shortest), or from an evidence entry point when no symptom reaches it.
-fn path_to(p: &Procedure, target: usize) -> (Option<usize>, Vec<(String, String)>) {
-    let mut best: Option<(Option<usize>, Vec<(String, String)>)> = None;
+fn path_to(p: &Procedure, target: usize) -> (Option<usize>, Path) {
+    let mut best: Option<(Option<usize>, Path)> = None;
     for (si, s) in p.symptoms.iter().enumerate() {
         if let Some(path) = bfs(p, s.start, target) {
             if best.as_ref().is_none_or(|b| path.len() < b.1.len()) {
@@ -440,7 +453,7 @@ fn path_to(p: &Procedure, target: usize) -> (Option<usize>, Vec<(String, String)
     best.unwrap_or((p.symptoms.first().map(|_| 0), Vec::new()))
 }
 
-fn bfs(p: &Procedure, from: usize, to: usize) -> Option<Vec<(String, String)>> {
+fn bfs(p: &Procedure, from: usize, to: usize) -> Option<Path> {
     let mut prev: Vec<Option<(usize, String)>> = vec![None; p.steps.len()];
     let mut seen = vec![false; p.steps.len()];
     let mut queue = std::collections::VecDeque::from([from]);

@@ -9,7 +9,8 @@ use regex::Regex;
 
 use super::catalog::{Outcome, Procedure, Step, StepKind};
 use super::lexicon;
-use super::units::{bare_number, find_quantities, Quantity};
+use super::understand;
+use super::units::{bare_number, find_quantities, lone_number, Quantity};
 
 /// One step answered by part of the message.
 #[derive(Debug, Clone, PartialEq)]
@@ -70,13 +71,91 @@ fn follows_abbreviation(text: &str, start: usize, sep: &str) -> bool {
     )
 }
 
-/// The outcome a clause states for `step`, if it states one.
+/// A negator in the few words before a match reverses it ("doesn't run",
+/// "never cycles off", "не запускается", "no arranca").
+static NEGATOR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(not|never|no|nothing|neither|nor|without|won'?t|wont|doesn'?t|doesnt|don'?t|dont|didn'?t|didnt|isn'?t|isnt|aren'?t|wasn'?t|can'?t|cant|cannot|ni|nunca|tampoco|sin|не|ни|нет|никогда|без)\b",
+    )
+    .expect("compiles")
+});
+
+/// "No, it bleeds down", "нет, не держит": a "no" that opens the reply
+/// answers the question; it negates nothing after it.
+static INTERJECTION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^\s*(no|nope|нет|не-а)\b[\s,.!:;-]*(?:$|,|(it|it'?s|its|that|this|the|i|we|he|she|they|el|la|lo|eso|esta|est[aá]|он|она|оно|это)\b)")
+        .expect("compiles")
+});
+
+/// Whether a negator stands within three words before byte `at` of `clause`.
+fn negated_before(clause: &str, at: usize) -> bool {
+    let skip = INTERJECTION.find(clause).map_or(0, |m| m.end().min(at));
+    let before = &clause[skip..at];
+    let words: Vec<&str> = before.split_whitespace().collect();
+    let window = words[words.len().saturating_sub(3)..].join(" ");
+    NEGATOR.is_match(&window)
+}
+
+/// A condition the check was made under ("with the lid open", "con el
+/// motor apagado", "при открытой крышке") says nothing about the result.
+static CONDITION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(with|w/|w)\s+(the\s+)?[\w-]+\s+(open|closed|shut|on|off|running|unplugged|disconnected)\b|\b(con|sin)\s+(el|la|los|las)\s+\w+\s+(abiert|cerrad|apagad|prendid|encendid|desconectad)\w*|\bпри\s+(открыт|закрыт|выключенн|включённ|включенн|отключённ|отключенн)\w*\s+\w+",
+    )
+    .expect("compiles")
+});
+
+fn without_conditions(clause: &str) -> std::borrow::Cow<'_, str> {
+    CONDITION.replace_all(clause, " ")
+}
+
+/// Polarity of a clause for a yes/no step, from the generic answer words:
+/// `Some(true)` yes, `Some(false)` no, with a negator before a word reversing
+/// it ("not blown" is yes; "isn't good" is no).
+fn generic_polarity(clause: &str) -> Option<bool> {
+    let best = |r: &Regex, positive: bool| {
+        r.find_iter(clause)
+            .map(|m| {
+                let negated = !m.as_str().trim_start().starts_with(['n', 'N', 'н', 'Н'])
+                    && negated_before(clause, m.start());
+                (m.len(), positive != negated)
+            })
+            .max_by_key(|(len, _)| *len)
+    };
+    match (best(&lexicon::YES, true), best(&lexicon::NO, false)) {
+        (Some((_, p)), None) | (None, Some((_, p))) => Some(p),
+        (Some((y, py)), Some((n, pn))) => {
+            if py == pn {
+                Some(py)
+            } else if n >= y {
+                Some(pn)
+            } else {
+                Some(py)
+            }
+        }
+        (None, None) => None,
+    }
+}
+
+/// The outcome a clause states for `step`, if it states one. `grounded` says
+/// whether the clause names this step (its subject) or is a bare reply to
+/// it; only then may generic words ("ok", "bad", "no") answer it. A number
+/// without a unit is this step's reading when the message is that one
+/// clause and the step is being asked, or when the clause names the step
+/// (`named`).
 fn outcome_in(
     step: &Step,
     clause: &str,
     is_active: bool,
     bare: bool,
+    grounded: bool,
+    named: bool,
 ) -> Option<(String, Option<Quantity>)> {
+    if lexicon::UNSURE.is_match(clause) || understand::cannot_check(clause) {
+        return None;
+    }
+    let stripped = without_conditions(clause);
+    let clause: &str = &stripped;
     match step.kind {
         StepKind::Measurement => {
             let unit = step.unit?;
@@ -86,68 +165,74 @@ fn outcome_in(
                     return Some((o.name.clone(), Some(f.quantity)));
                 }
             }
-            if is_active && bare {
-                if let Some(v) = bare_number(clause) {
+            // The step being asked, one number and nothing about another
+            // component: that number is the reading ("119 at the main").
+            if (is_active && bare) || named {
+                if let Some(v) = bare_number(clause).or_else(|| lone_number(clause)) {
                     let q = Quantity { value: v, unit };
                     let o = step.classify(&q)?;
                     return Some((o.name.clone(), Some(q)));
                 }
             }
             // "no power at the board" with no number.
-            let specific = best_outcome(&step.outcomes, clause);
-            if let Some(o) = specific {
-                return Some((o.name.clone(), None));
+            if let Some((o, negated)) = best_outcome(&step.outcomes, clause) {
+                return (!negated).then(|| (o.name.clone(), None));
             }
-            if lexicon::UNSURE.is_match(clause) {
+            if !grounded {
                 return None;
-            }
-            let no = lexicon::NO.is_match(clause);
-            let yes = lexicon::YES.is_match(clause);
-            if no && !yes {
-                return step.outcome("low").map(|o| (o.name.clone(), None));
             }
             // "reads in spec", "voltage is good": in range without the number.
-            if yes && !no {
-                return step.outcome("ok").map(|o| (o.name.clone(), None));
+            match generic_polarity(clause)? {
+                false => step.outcome("low").map(|o| (o.name.clone(), None)),
+                true => step.outcome("ok").map(|o| (o.name.clone(), None)),
             }
-            None
         }
         StepKind::YesNo => {
-            if let Some(o) = best_outcome(&step.outcomes, clause) {
-                return Some((o.name.clone(), None));
+            if let Some((o, negated)) = best_outcome(&step.outcomes, clause) {
+                if !negated {
+                    return Some((o.name.clone(), None));
+                }
+                // "never cycles off", "doesn't move even on direct power":
+                // the other answer of a yes/no step.
+                let other = if o.name == "yes" { "no" } else { "yes" };
+                return step.outcome(other).map(|o| (o.name.clone(), None));
             }
-            if lexicon::UNSURE.is_match(clause) {
+            if !grounded {
                 return None;
             }
-            let no = lexicon::NO.find_iter(clause).map(|m| m.len()).max();
-            let yes = lexicon::YES.find_iter(clause).map(|m| m.len()).max();
-            match (yes, no) {
-                (Some(_), None) => Some(("yes".into(), None)),
-                (None, Some(_)) => Some(("no".into(), None)),
-                (Some(y), Some(n)) if n >= y => Some(("no".into(), None)),
-                (Some(_), Some(_)) => Some(("yes".into(), None)),
-                (None, None) => None,
-            }
+            let yes = generic_polarity(clause)?;
+            Some((if yes { "yes" } else { "no" }.into(), None))
         }
     }
 }
 
-/// The outcome whose own words match longest.
-fn best_outcome<'a>(outcomes: &'a [Outcome], clause: &str) -> Option<&'a Outcome> {
+/// The outcome whose own words match longest, and whether a negator stands
+/// just before that match.
+fn best_outcome<'a>(outcomes: &'a [Outcome], clause: &str) -> Option<(&'a Outcome, bool)> {
     outcomes
         .iter()
-        .filter_map(|o| o.words.longest_match(clause).map(|len| (len, o)))
-        .max_by_key(|(len, _)| *len)
-        .map(|(_, o)| o)
+        .filter_map(|o| o.words.longest_span(clause).map(|span| (span, o)))
+        .max_by_key(|((a, b), _)| clause[*a..*b].chars().count())
+        .map(|((a, _), o)| (o, negated_before(clause, a)))
 }
 
-/// Every step answered by `text`. The active step may be answered by a bare
-/// "yes" or "12.4"; other steps only when the clause names their subject.
+/// Every step answered by `text`. A clause answers a step whose subject it
+/// names; the active step may also be answered by a bare reply ("yes",
+/// "12.4", "blown", "nope, dead"), but never by a clause about another
+/// component ("burner won't stay lit" is not a gas-pressure reading). A
+/// clause in a question, or one saying the check could not be done, answers
+/// nothing.
 pub fn step_answers(proc: &Procedure, active: Option<usize>, text: &str) -> Vec<StepAnswer> {
     let parts = clauses(text);
     let single = parts.len() == 1;
+    let questions = understand::question_spans(text);
     let mut out: Vec<StepAnswer> = Vec::new();
+    let mut conflicted: Vec<usize> = Vec::new();
     for clause in parts {
+        let offset = clause.as_ptr() as usize - text.as_ptr() as usize;
+        if understand::in_question(&questions, offset) {
+            continue;
+        }
         // Steps whose subject this clause names, most specific first.
         let mut named: Vec<(usize, usize)> = proc
             .steps
@@ -162,33 +247,59 @@ pub fn step_answers(proc: &Procedure, active: Option<usize>, text: &str) -> Vec<
         });
         let mut answered = None;
         for (_, i) in &named {
-            if out.iter().any(|a| a.step == *i) {
-                continue;
-            }
-            if let Some((outcome, q)) =
-                outcome_in(&proc.steps[*i], clause, Some(*i) == active, single)
-            {
+            if let Some((outcome, q)) = outcome_in(
+                &proc.steps[*i],
+                clause,
+                Some(*i) == active,
+                single,
+                true,
+                true,
+            ) {
                 answered = Some((*i, outcome, q));
                 break;
             }
         }
         if answered.is_none() {
             if let Some(a) = active {
-                if !out.iter().any(|x| x.step == a) {
-                    // A clause naming another step's subject without a result
-                    // is not an answer to the active step.
-                    let names_other = named.iter().any(|(_, i)| *i != a);
-                    if !names_other || single {
-                        if let Some((outcome, q)) = outcome_in(&proc.steps[a], clause, true, single)
-                        {
-                            answered = Some((a, outcome, q));
-                        }
+                // A clause naming another step's subject without a result
+                // is not an answer to the active step.
+                let names_other = named.iter().any(|(_, i)| *i != a);
+                // A reading in the step's unit is about the step even when
+                // the clause names the part it was taken at ("0 V en el
+                // inversor" for the inverter's DC input).
+                let step = &proc.steps[a];
+                let reading = step.unit.is_some_and(|u| {
+                    find_quantities(clause)
+                        .iter()
+                        .any(|f| f.quantity.convert_to(u).is_some())
+                });
+                if (!names_other || single)
+                    && (reading || !about_other_component(proc, step, clause))
+                {
+                    let bare = is_bare_reply(clause);
+                    if let Some((outcome, q)) =
+                        outcome_in(&proc.steps[a], clause, true, single, bare, false)
+                    {
+                        answered = Some((a, outcome, q));
                     }
                 }
             }
         }
         if let Some((step, outcome, quantity)) = answered {
             let signal = proc.steps[step].outcome(&outcome).is_some_and(|o| o.signal);
+            // Two clauses about one step: the same answer counts once;
+            // different answers ("fins frosty, absorber warm", "lights, then
+            // dies") are not a statement of either, so neither is recorded.
+            if let Some(prev) = out.iter().position(|a| a.step == step) {
+                if out[prev].outcome != outcome {
+                    conflicted.push(step);
+                    out.remove(prev);
+                }
+                continue;
+            }
+            if conflicted.contains(&step) {
+                continue;
+            }
             out.push(StepAnswer {
                 step,
                 outcome,
@@ -201,20 +312,40 @@ pub fn step_answers(proc: &Procedure, active: Option<usize>, text: &str) -> Vec<
     out
 }
 
+/// The clause names a component other than the one `step` checks.
+fn about_other_component(proc: &Procedure, step: &Step, clause: &str) -> bool {
+    component_named(proc, clause).is_some_and(|c| Some(c) != step.component)
+}
+
+/// A reply short enough that its answer words can only be about the question
+/// just asked: "yes", "nope, blown", "всё норм", "sí, está bien".
+fn is_bare_reply(clause: &str) -> bool {
+    clause
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .count()
+        <= 4
+}
+
+/// The message says a repair was made and the unit works now ("swapped the
+/// relay, runs now"). Readings in it describe the unit after the repair,
+/// not the fault, so they answer no step.
+pub fn states_repair(text: &str) -> bool {
+    lexicon::REPAIR_VERB.is_match(text) && lexicon::WORKS_NOW.is_match(text)
+}
+
 /// A repair-done statement ("replaced the fuse, heater works"): the finding
-/// whose repair words match, when the message also says it works now.
+/// whose repair words match.
 pub fn repair_done(proc: &Procedure, text: &str) -> Option<usize> {
-    if !lexicon::REPAIR_VERB.is_match(text) {
+    if !states_repair(text) {
         return None;
     }
-    let works = lexicon::WORKS_NOW.is_match(text);
-    let best = proc
-        .findings
+    proc.findings
         .iter()
         .enumerate()
         .filter_map(|(i, f)| f.repair.longest_match(text).map(|len| (len, i)))
-        .max_by_key(|(len, _)| *len)?;
-    works.then_some(best.1)
+        .max_by_key(|(len, _)| *len)
+        .map(|(_, i)| i)
 }
 
 /// Physical evidence named by the procedure ("oil at the condenser coil").

@@ -85,7 +85,7 @@ patterns!(
 );
 patterns!(
     REPORT,
-    r"\b(write|make|generate|create|give me|draft|prepare|do|send)\s+(it up|up|(me\s+)?(the|a|my|final)?\s*(final\s+)?(report|write-?up|3c|story|warranty story|ro story))\b|\bwrite (it|this) up\b|\bfinal report\b|\breport please\b|\bready for (the )?report\b|\b(haz|hazme|escribe|genera|dame|prepara)\s+(el|un|mi)?\s*(reporte|informe)\b|\b(reporte|informe) final\b|\b(напиши|сделай|составь|давай|сформируй|оформи)\s+(мне\s+)?(отч[её]т|репорт)\b|\bотч[её]т\b"
+    r"\b(write|make|generate|create|give me|draft|prepare|do|send)\s+(it up|up|(me\s+)?(the|a|my|final)?\s*(final\s+)?(report|write-?up|3c|story|warranty story|ro story))\b|\bwrite (it|this) up\b|\bfinal report\b|\breport please\b|\bready for (the )?report\b|\b(haz|hazme|escribe|genera|dame|prepara)\s+(el|un|mi)?\s*(reporte|informe)\b|\b(reporte|informe) final\b|\b(напиши|сделай|составь|давай|сформируй|оформи)\s+(мне\s+)?(отч[её]т|репорт)\b|\bотч[её]т\b|\b(the|a|my|gimme|give me|do the|write the)\s+3c\b|\b3c\s+(pls|please|por favor)\b|\bwrap (it|this) up\b|\bwrite-?up\b|\b(manda|m[aá]ndame|env[ií]a|p[aá]same|saca)\s+(el\s+)?(reporte|informe)\b|^\s*(ok(ay)?\W*|ya\W*|listo\W*)?(the\s+)?(report|reporte|informe)\b"
 );
 patterns!(
     RECAP,
@@ -134,7 +134,7 @@ patterns!(
 // "No idea" is not "no": a technician who does not know has not answered.
 patterns!(
     UNSURE,
-    r"\b(no idea|not sure|unsure|don'?t know|do not know|dunno|idk|no clue|can'?t tell|ni idea|no s[eé]|no estoy seguro|quién sabe|не знаю|без понятия|не уверен\w*|хз)\b"
+    r"\b(no idea|not sure|unsure|don'?t know|do not know|dunno|idk|no clue|can'?t tell|ni idea|no s[eé](\s*$|\s*[,.!]|\s+(si|qu[eé]|c[oó]mo|d[oó]nde|bien|nada|la verdad))|no estoy seguro|quién sabe|не знаю|без понятия|не уверен\w*|хз)\b"
 );
 patterns!(
     RESUME,
@@ -187,6 +187,15 @@ pub struct Phrases {
     pub unreadable: &'static str,
     pub unreadable_step: &'static str,
     pub describe: &'static str,
+    /// Said in the new language when the technician asks to switch.
+    pub language_switched: &'static str,
+    /// An acknowledgment ("ok", "hold on") while a step waits.
+    pub take_your_time: &'static str,
+    /// Before the evidence behind a conclusion the technician questions.
+    pub evidence: &'static str,
+    /// Before one way to check the concluded component again.
+    pub check_it: &'static str,
+    pub corrected: &'static str,
     /// The hour abbreviation in labor lines.
     pub hr: &'static str,
 }
@@ -240,6 +249,11 @@ static EN: Phrases = Phrases {
     unreadable: "I couldn't read anything in that message, so nothing was recorded.",
     unreadable_step: "Answer the last question when you're ready, or ask me where the part is or how to check it.",
     describe: "Describe the problem in a few words, e.g. \"roof AC not cooling\".",
+    language_switched: "Switching to English.",
+    take_your_time: "Take your time. When you have it",
+    evidence: "What the conclusion rests on",
+    check_it: "To check it yourself",
+    corrected: "Corrected",
     hr: "hr",
 };
 
@@ -285,6 +299,11 @@ static ES: Phrases = Phrases {
     unreadable: "No pude leer nada en ese mensaje, así que no registré nada.",
     unreadable_step: "Responde la última pregunta cuando puedas, o pregúntame dónde está la pieza o cómo revisarla.",
     describe: "Describe el problema en pocas palabras, p. ej. \"el aire del techo no enfría\".",
+    language_switched: "Cambio a español.",
+    take_your_time: "Sin prisa. Cuando lo tenga",
+    evidence: "En qué se basa la conclusión",
+    check_it: "Para comprobarlo usted mismo",
+    corrected: "Corregido",
     hr: "h",
 };
 
@@ -329,6 +348,11 @@ static RU: Phrases = Phrases {
     unreadable: "В этом сообщении нечего прочитать, поэтому я ничего не записал.",
     unreadable_step: "Ответьте на последний вопрос, когда будете готовы, или спросите, где деталь и как её проверить.",
     describe: "Опишите проблему в двух словах, например: \"крышный кондиционер не охлаждает\".",
+    language_switched: "Перехожу на русский.",
+    take_your_time: "Не спешите. Когда будет результат",
+    evidence: "На чём основан вывод",
+    check_it: "Как проверить самому",
+    corrected: "Исправлено",
     hr: "ч",
 };
 

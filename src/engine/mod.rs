@@ -11,6 +11,7 @@ pub mod registry;
 pub mod report;
 pub mod state;
 pub mod turn;
+pub mod understand;
 pub mod units;
 pub mod view;
 

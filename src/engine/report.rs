@@ -175,6 +175,7 @@ pub struct ReportInput<'a> {
     pub complaint_translated: &'a str,
     pub labor_tenths: u32,
     pub repair_done: bool,
+    /// Ids of the steps that could not be verified (shown by their labels).
     pub unverified: Vec<String>,
     pub photos: &'a [PhotoRef],
     pub edits: &'a ReportEdits,
@@ -223,7 +224,14 @@ fn block(r: &ReportInput<'_>, lang: &str, complaint: &str, edits: &SectionEdits)
         out.push_str(&format!(
             "{}: {}\n\n",
             h.unverified,
-            r.unverified.join(", ")
+            r.unverified
+                .iter()
+                .map(|id| r
+                    .procedure
+                    .step(id)
+                    .map_or(id.as_str(), |s| s.label.get(lang)))
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
     out.push_str(&format!("{}:\n", h.photos));

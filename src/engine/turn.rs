@@ -21,6 +21,7 @@ use super::report::{self, PhotoRef, ReportInput};
 use super::state::{
     AgentAction, Fact, FactKind, FactSource, LaborStatus, Mode, SessionState, Submode, TopicFrame,
 };
+use super::understand;
 
 /// Longest message the engine reads; the rest is kept in the turn record.
 const MAX_ANALYZED_CHARS: usize = 2_000;
@@ -218,6 +219,13 @@ impl<'a> Turn<'a> {
         self.engine.catalog.get(id)
     }
 
+    /// A finding as the technician reads it: its cause, in the session language.
+    fn finding_name(&self, p: &Procedure, id: Option<&str>) -> String {
+        id.and_then(|id| p.finding(id))
+            .map(|f| f.cause.get(&self.lang()).trim_end_matches('.').to_string())
+            .unwrap_or_default()
+    }
+
     fn last_action(&self) -> Option<&AgentAction> {
         self.st.recent_actions.last()
     }
@@ -232,7 +240,10 @@ impl<'a> Turn<'a> {
                 .push("no letters or digits in the message".into());
             return self.unclear();
         }
-        if lexicon::REPORT.is_match(&text) {
+        if let Some(lang) = understand::language_request(&text) {
+            return self.switch_language(lang);
+        }
+        if lexicon::REPORT.is_match(&text) && !understand::is_question(&text) {
             self.trace.push("report phrasing matched".into());
             return self.report_request();
         }
@@ -243,6 +254,17 @@ impl<'a> Turn<'a> {
             && lexicon::RESUME.is_match(&text)
         {
             return self.resume(proc);
+        }
+        // "ok", "hold on", "ok let me check": the step stays open.
+        if !self.st.isolation.complete && understand::is_ack(&text) {
+            self.trace
+                .push("acknowledgment: nothing stated, the step stays open".into());
+            let (_, transition, mut reply) = self.resume(proc);
+            if reply.kind == ReplyKind::Question {
+                let l = phrases(&self.lang());
+                reply.text = format!("{}: {}", l.take_your_time, reply.text);
+            }
+            return ("ACK", transition, reply);
         }
         if lexicon::HOWTO.is_match(&text) {
             return self.subflow(proc, Submode::Howto, "HOWTO");
@@ -270,6 +292,9 @@ impl<'a> Turn<'a> {
             && extract::step_answers(proc, self.active_index(proc), &text).is_empty()
         {
             return self.boundary("BILLING", phrases(&self.lang()).boundary_billing);
+        }
+        if lexicon::DISPUTE.is_match(&text) && extract::step_answers(proc, None, &text).is_empty() {
+            return self.dispute(proc);
         }
         if lexicon::META.is_match(&text) {
             return self.meta(proc);
@@ -546,12 +571,12 @@ impl<'a> Turn<'a> {
                 }
                 (None, StepKind::YesNo) => format!(
                     "{}: {}",
-                    humanize(&step.id),
+                    step.label.get(&self.lang()),
                     if a.outcome == "yes" { l.yes } else { l.no }
                 ),
                 (None, StepKind::Measurement) => format!(
                     "{}: {}",
-                    humanize(&step.id),
+                    step.label.get(&self.lang()),
                     match a.outcome.as_str() {
                         "low" => l.low,
                         "high" => l.high,
@@ -674,11 +699,27 @@ impl<'a> Turn<'a> {
     ) -> (&'static str, TransitionId, Reply) {
         let text = self.text.clone();
         let active = self.active_index(p);
+        if extract::states_repair(&text) {
+            self.trace.push(
+                "a repair with no catalog finding: its readings describe the fixed unit".into(),
+            );
+            let (_, transition, reply) = self.unclear();
+            return ("REPAIR", transition, reply);
+        }
         let answers = extract::step_answers(p, active, &text);
         let evidence = extract::evidence(p, &text);
         if answers.is_empty() && evidence.is_none() {
-            return self.unclear();
+            let unsure = extract::clauses(&text)
+                .iter()
+                .any(|c| lexicon::UNSURE.is_match(c) || understand::cannot_check(c));
+            let (intent, transition, reply) = self.unclear();
+            return (if unsure { "UNSURE" } else { intent }, transition, reply);
         }
+        let intent = if understand::is_correction(&text) && !answers.is_empty() {
+            "CORRECTION"
+        } else {
+            intent
+        };
         let mut noted = self.apply_answers(p, &answers);
         if let Some(e) = evidence {
             let ev = &p.evidence[e];
@@ -802,8 +843,8 @@ impl<'a> Turn<'a> {
         if let Some(e) = extract::evidence(p, &text) {
             return self.replan_evidence(p, e);
         }
-        if lexicon::DISPUTE.is_match(&text) {
-            return self.replan_dispute(p, "dispute");
+        if lexicon::DISPUTE.is_match(&text) && extract::step_answers(p, None, &text).is_empty() {
+            return self.dispute(p);
         }
         // A reading that contradicts a fact the isolation rests on.
         let answers = extract::step_answers(p, None, &text);
@@ -910,11 +951,7 @@ impl<'a> Turn<'a> {
         let lang = self.lang();
         let l = phrases(&lang);
         let walk = self.walk(p);
-        let lead = format!(
-            "{}: {}.",
-            l.replan,
-            old.as_deref().map(humanize).unwrap_or_default()
-        );
+        let lead = format!("{}: {}.", l.replan, self.finding_name(p, old.as_deref()));
         if walk.finding.is_some() {
             let (_, _, reply) =
                 self.terminal(p, walk, "NEW_EVIDENCE", TransitionId::D3Replan, lead);
@@ -988,7 +1025,7 @@ impl<'a> Turn<'a> {
         let lead = format!(
             "{}: {}. {}",
             l.replan,
-            old.as_deref().map(humanize).unwrap_or_default(),
+            self.finding_name(p, old.as_deref()),
             l.recheck
         );
         if walk.finding.is_some() {
@@ -1015,7 +1052,7 @@ impl<'a> Turn<'a> {
         let lead = format!(
             "{}: {}. {noted}",
             l.replan,
-            old.as_deref().map(humanize).unwrap_or_default()
+            self.finding_name(p, old.as_deref())
         );
         let walk = self.walk(p);
         if walk.finding.is_some() {
@@ -1173,7 +1210,7 @@ impl<'a> Turn<'a> {
         let complaint_tr = symptom
             .map(|s| s.complaint.get(&lang).to_string())
             .unwrap_or_else(|| complaint_en.clone());
-        let unverified = self.st.open_steps.iter().map(|s| humanize(s)).collect();
+        let unverified = self.st.open_steps.clone();
         let input = ReportInput {
             procedure: p,
             finding,
@@ -1297,6 +1334,101 @@ impl<'a> Turn<'a> {
         )
     }
 
+    /// "Switch to Spanish please": every later reply is in that language.
+    fn switch_language(&mut self, lang: &str) -> (&'static str, TransitionId, Reply) {
+        self.st.language = lang.to_string();
+        self.st.language_locked = true;
+        self.trace
+            .push(format!("language switched to {lang} on request"));
+        let l = phrases(lang);
+        let mut text = l.language_switched.to_string();
+        let step = self.proc().and_then(|p| {
+            let i = self.active_index(p)?;
+            Some(&p.steps[i])
+        });
+        if let Some(step) = step {
+            text.push_str(&format!(
+                "\n{}: {}",
+                l.back_to_step,
+                step.question.get(lang)
+            ));
+        } else if self.st.isolation.complete {
+            text.push_str(&format!(" {}", l.offer));
+        }
+        (
+            "LANGUAGE_SWITCH",
+            TransitionId::T8Meta,
+            Reply {
+                kind: ReplyKind::Answer,
+                text,
+                step_id: self.st.active_step.clone(),
+                citations: vec![],
+            },
+        )
+    }
+
+    /// "Are you sure?": the evidence the conclusion rests on, each fact with
+    /// the words it came from, and one way to check the concluded component.
+    /// The conclusion stands until a reading contradicts it.
+    fn dispute(&mut self, p: &'a Procedure) -> (&'static str, TransitionId, Reply) {
+        let lang = self.lang();
+        let l = phrases(&lang);
+        let finding = self
+            .st
+            .isolation
+            .finding
+            .as_deref()
+            .and_then(|id| p.finding(id));
+        let basis: Vec<String> = self
+            .st
+            .facts
+            .iter()
+            .filter(|f| f.is_current() && f.source == FactSource::Technician)
+            .filter_map(|f| {
+                let step = p.step(&f.subject)?;
+                Some(format!("- {}: \"{}\"", step.label.get(&lang), f.text))
+            })
+            .collect();
+        let mut text = match finding {
+            Some(f) => format!("{}: {}", l.isolated, f.cause.get(&lang)),
+            None => String::new(),
+        };
+        text.push_str(&format!("\n{}:\n", l.evidence));
+        text.push_str(&if basis.is_empty() {
+            l.recap_nothing.to_string()
+        } else {
+            basis.join("\n")
+        });
+        let component = finding
+            .and_then(|f| f.component)
+            .or_else(|| self.active_index(p).and_then(|i| p.steps[i].component))
+            .map(|c| &p.components[c]);
+        if let Some(c) = component {
+            text.push_str(&format!("\n{}: {}", l.check_it, c.how.get(&lang)));
+        }
+        if let Some(i) = self.active_index(p) {
+            text.push_str(&format!(
+                "\n{}: {}",
+                l.back_to_step,
+                p.steps[i].question.get(&lang)
+            ));
+        }
+        self.trace
+            .push("dispute: the evidence behind the conclusion, nothing changed".into());
+        (
+            "DISPUTE",
+            TransitionId::T8Meta,
+            Reply {
+                kind: ReplyKind::Answer,
+                text: text.trim_start().to_string(),
+                step_id: self.st.active_step.clone(),
+                citations: finding
+                    .map(|f| vec![format!("procedure:{}#{}", p.system, f.id)])
+                    .unwrap_or_default(),
+            },
+        )
+    }
+
     /// "Back to the step": the subflow ends and the step it interrupted is
     /// restated. A restatement is not a new asking, so it never feeds the
     /// loop guard's count.
@@ -1358,7 +1490,8 @@ impl<'a> Turn<'a> {
                 .map(|f| {
                     format!(
                         "- {}: {} (turn {}: \"{}\")",
-                        humanize(&f.subject),
+                        p.step(&f.subject)
+                            .map_or(f.subject.as_str(), |s| s.label.get(&lang)),
                         f.value.clone().unwrap_or_default(),
                         f.turn_seq,
                         f.text
@@ -1694,10 +1827,6 @@ pub fn is_noise(input: &str) -> bool {
         }
     }
     !readable || junk * 10 > total
-}
-
-fn humanize(id: &str) -> String {
-    id.replace('_', " ")
 }
 
 fn extract_choice(text: &str) -> Option<usize> {

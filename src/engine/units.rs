@@ -123,14 +123,17 @@ static QUANTITY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r#"(?ix)
         (?P<neg>\b(?:no|zero|нет|нету|ноль|sin|без)\s+)?
-        (?P<num>[-+]?\d{1,6}(?:[.,]\d{1,4})?)
+        (?P<num>[-+−]?\d{1,6}(?:[.,]\d{1,4})?)
         \s*
         (?P<unit>
+            m[av]\b | k\s?(?:ohms?|Ω) | kΩ | ком |
             v\s?ac | v\s?dc | volts? | voltios | вольт\w* |
             amps? | amperes? | amperios | ампер\w* |
             ohms? | ohmios? | Ω | ом |
             [µμu]f | mfd | мкф |
-            °\s?[fc] | deg(?:rees)?\s?[fc] | deg(?:rees?|s)?\b | grados? | градус\w* | ° |
+            °\s?[fc] | deg(?:rees)?\s?[fc] |
+            (?:градус\w*|град\.?)\s+(?:по\s+)?цельси\w* | grados?\s+(?:cent[ií]grados?|celsius) |
+            grados?\s+fahrenheit | degrees?\s+(?:celsius|fahrenheit) | deg(?:rees?|s)?\b | grados? | градус\w* | ° |
             psi |
             (?:in\.?|inch(?:es)?|"|″)\s?(?:of\s)?(?:wc|w\.c\.?|water\scolumn) | iwc |
             hz | гц |
@@ -150,12 +153,19 @@ pub fn find_quantities(text: &str) -> Vec<Found> {
         let whole = c.get(0).expect("group 0 always matches");
         let unit_raw = c["unit"].to_lowercase();
         let unit_norm = normalize_unit_text(&unit_raw);
+        let (unit_norm, scale) = match unit_norm.as_str() {
+            "ma" => ("a".to_string(), 0.001),
+            "mv" => ("v".to_string(), 0.001),
+            u if u.starts_with('k') || u == "ком" => ("ohm".to_string(), 1000.0),
+            _ => (unit_norm, 1.0),
+        };
         let Some(unit) = Unit::parse(&unit_norm) else {
             continue;
         };
-        let Ok(mut value) = c["num"].replace(',', ".").parse::<f64>() else {
+        let Ok(mut value) = c["num"].replace(',', ".").replace('−', "-").parse::<f64>() else {
             continue;
         };
+        value *= scale;
         if c.name("neg").is_some() {
             value = 0.0;
         }
@@ -170,6 +180,12 @@ pub fn find_quantities(text: &str) -> Vec<Found> {
 
 fn normalize_unit_text(u: &str) -> String {
     let u = u.replace(char::is_whitespace, " ");
+    if u.contains("цельси") || u.contains("celsius") || u.contains("cent") {
+        return "°c".into();
+    }
+    if u.contains("fahrenheit") {
+        return "°f".into();
+    }
     if u.starts_with("deg") {
         return match u.chars().last() {
             Some(last @ ('f' | 'c')) => format!("°{last}"),
@@ -192,6 +208,37 @@ fn normalize_unit_text(u: &str) -> String {
         return "ампер".into();
     }
     u.replace(' ', "")
+}
+
+/// The one number in a clause that answers a measurement step without its
+/// unit ("119 at the main", "на проводах насоса 12,1", "cuts out at 40"),
+/// or "zero" / "ноль" / "cero". `None` when the clause has no number, more
+/// than one, or only a time, a count or a fraction ("after 30 min", "zone 2",
+/// "1/4 tank").
+pub fn lone_number(text: &str) -> Option<f64> {
+    static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)(?P<before>[/#x]\s*|\b(?:zone|zona|зона|model|modelo|модель|pin|#)\s*)?(?P<num>[-+−]?\d{0,6}[.,]?\d{1,4})(?P<after>\s*(?:/|x\b|min|sec|s\b|hours?|hrs?|h\b|minut|segund|hora|мин|сек|час|years?|yrs?|a[nñ]os?|лет|год|days?|d[ií]as?|дн|%|st\b|nd\b|rd\b|th\b|-?я\b|-?й\b))?")
+            .expect("compiles")
+    });
+    static ZERO: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?i)\b(zero|cero|ноль|нуль|нуле\w*)\b").expect("compiles"));
+    let mut found = None;
+    for c in NUMBER.captures_iter(text) {
+        if c.name("before").is_some() || c.name("after").is_some() {
+            return None;
+        }
+        if found.is_some() {
+            return None;
+        }
+        found = Some(
+            c["num"]
+                .replace(',', ".")
+                .replace('−', "-")
+                .parse::<f64>()
+                .ok()?,
+        );
+    }
+    found.or_else(|| ZERO.is_match(text).then_some(0.0))
 }
 
 /// A bare number ("12.4", "45,2") as the whole answer.
@@ -245,6 +292,14 @@ mod tests {
         assert_eq!(q("draws 13 amps"), vec![(13.0, Unit::Amp)]);
         assert_eq!(q("на плате 11,8 В"), vec![(11.8, Unit::Volt)]);
         assert_eq!(q("24 C outside"), vec![(24.0, Unit::Celsius)]);
+        assert_eq!(q("45 mA"), vec![(0.045, Unit::Amp)]);
+        assert_eq!(q("1.2k ohm"), vec![(1200.0, Unit::Ohm)]);
+        assert_eq!(q("в морозилке −18 °C"), vec![(-18.0, Unit::Celsius)]);
+        assert_eq!(
+            q("на выходе 18 градусов цельсия"),
+            vec![(18.0, Unit::Celsius)]
+        );
+        assert_eq!(q("sale a 7 grados centigrados"), vec![(7.0, Unit::Celsius)]);
     }
 
     #[test]
@@ -278,6 +333,17 @@ mod tests {
             unit: Unit::Vac,
         };
         assert_eq!(ac.convert_to(Unit::Vdc), None);
+    }
+
+    #[test]
+    fn lone_numbers() {
+        assert_eq!(lone_number("119 at the main"), Some(119.0));
+        assert_eq!(lone_number("на проводах насоса 12,1"), Some(12.1));
+        assert_eq!(lone_number("на катушке ноль"), Some(0.0));
+        assert_eq!(lone_number("only 110 after 30 min on diesel"), None);
+        assert_eq!(lone_number("zone 2 is cold"), None);
+        assert_eq!(lone_number("menos de 1/4"), None);
+        assert_eq!(lone_number("no reading"), None);
     }
 
     #[test]

@@ -1,0 +1,219 @@
+//! What a message is, before anything is read from it as a fact: which of
+//! its sentences ask something, whether it only acknowledges or stalls
+//! ("ok", "hold on", "сейчас гляну"), which clauses say the technician could
+//! not check, whether it corrects an earlier statement, asks to switch
+//! language or opens a second complaint. The rule it serves: a fact is
+//! recorded only from a clause that states it, and a question, an
+//! acknowledgment or "I can't check that" never states one.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+fn re(p: &str) -> Regex {
+    Regex::new(&format!("(?i){p}")).expect("understanding patterns compile")
+}
+
+macro_rules! pattern {
+    ($name:ident, $p:expr) => {
+        static $name: LazyLock<Regex> = LazyLock::new(|| re($p));
+    };
+}
+
+// A sentence that opens with a question word asks, with or without "?".
+pattern!(
+    QUESTION_OPENING,
+    r"^\s*[¿(]*\s*(where|wher|whre|what|wat|how|which|why|when|should|shall|do i|do we|do you|does|did i|is it|is there|is that|are there|can i|can you|could|would|any (idea|way)|d[oó]nde|qu[eé]|c[oó]mo|cu[aá]l|cu[aá]ndo|por qu[eé]|debo|puedo|hay que|se puede|где|что|как|какой|какая|какое|какие|куда|почему|зачем|когда|нужно ли|можно ли|надо ли|а где|а как|а что|сколько)\b"
+);
+
+// Only acknowledging or stalling: an optional "ok" and then nothing, or a
+// stall ("let me check", "pulling the shroud, gimme 10", "ahí voy").
+pattern!(
+    ACK_LEAD,
+    r"^\s*(ok(ay)?|k|kk|okey|oki|alright|all right|right|cool|roger|copy( that)?|got it|gotcha|understood|sure|thanks|thx|ty|will do|on it|vale|bueno|sale|va|ya|listo|entendido|de acuerdo|gracias|ок|окей|ладно|понял|поняла|ясно|хорошо|добро|принял|спасибо)\b[\s,.!:;-]*"
+);
+pattern!(
+    STALL,
+    r"^\s*(let me|lemme|let'?s see|i'?ll|i will|gonna|going to|about to|pulling|setting|checking|looking|grabbing|getting|heading|hold on|hang on|one (sec|second|min|minute)|a (sec|second|min|minute)|sec\b|gimme|give me a|wait|brb|found it|got it|on it|be right|working on it|d[eé]jame|dejeme|d[eé]jeme|ahi voy|ahí voy|voy a|voy\b|espera|espere|espero|un momento|un segundo|ahorita|ya voy|dame un|déjame|сейчас|щас|ща\b|жду|погоди|подожди|минут|секунд|пойду|гляну|посмотрю|проверю|иду|счас|нашел|нашёл)"
+);
+
+// "I couldn't check that": no tool, no access, no time. A clause saying so
+// answers nothing, even with "no" in it ("no gauges on me").
+pattern!(
+    CANNOT_CHECK,
+    r"\b(can'?t|cant|cannot|couldn'?t|could not|unable to|didn'?t (get to|check|have time)|did not (get to|check)|haven'?t (checked|got to|gotten to)|not able to)\b|\bno (way to (check|test|tell|reach)|access|time)\b|\b(no|don'?t have|didn'?t bring|without) (a |an |my |the |any )?(\w+ )?(gauges?|meter|multi-?meter|dmm|tester|test light|clamp|amp clamp|clamp meter|analy[sz]er|manometer|thermometer|load tester|jumper|ladder|key|scope)s?\b|\bno (pude|puedo|alcanzo|alcanc[eé]|llego|llegu[eé]|tuve tiempo|s[eé] c[oó]mo)\b|\b(no tengo|no traigo|no traje|sin)\s+(el |la |un |una |mi )?(man[oó]metro|mult[ií]metro|medidor|tester|probador|pinza|amperim[eé]trica|l[aá]mpara de prueba|puente|term[oó]metro|escalera|llave|analizador)\w*|\bне (могу|смог|смогу|успел|получилось|получается|добрался|доберусь|достать|достаю|дотянуться)\b|\bнет (с собой |под рукой )?(тестера|мультиметра|манометра|клещей|прибора|контрольки|термометра|лестницы|ключа|перемычки)\b|\bне чем (мерить|проверить|померить)\b|\bнечем (мерить|проверить|померить)\b"
+);
+
+// "No wait", "scratch that", "my bad": the message corrects an earlier one.
+pattern!(
+    CORRECTION,
+    r"\b(no wait|wait,? no|scratch that|my bad|i was wrong|correction|i mean|i meant|actually|fat.?fingered|typo|misread|mis-?read|not \d+(\.\d+)?,? (it'?s|it was)|perd[oó]n|me equivoqu[eé]|corrijo|quise decir|en realidad|mejor dicho|med[ií] mal|le[ií] mal|ошибся|ошиблась|поправка|точнее|на самом деле|не так,|я неправильно|опечатк\w*)\b"
+);
+
+// An explicit request to switch the reply language.
+pattern!(
+    TO_SPANISH,
+    r"\b(switch|change|go|talk|speak|answer|reply|respond|write)\b.{0,25}\b(spanish|espa[nñ]ol)\b|\b(in|en) (spanish|espa[nñ]ol),? (please|por favor)\b|\b(habla(me)?|contesta(me)?|responde(me)?|escr[ií]be(me)?|cambia|p[aá]sate|en)\s+(en |a |al )?espa[nñ]ol\b|\bпо-?испански\b|\bна испанск\w*\b"
+);
+pattern!(
+    TO_RUSSIAN,
+    r"\b(switch|change|go|talk|speak|answer|reply|respond|write)\b.{0,25}\b(russian)\b|\b(in) russian,? please\b|\b(en|a|al) ruso\b|\bпо-?русски\b|\bна русск\w*\b"
+);
+pattern!(
+    TO_ENGLISH,
+    r"\b(switch|change|go|talk|speak|answer|reply|respond|write)\b.{0,25}\benglish\b|\bin english,? please\b|\b(en|a|al) ingl[eé]s\b|\bпо-?английски\b|\bна английск\w*\b"
+);
+
+/// The language an explicit request asks the replies to switch to.
+pub fn language_request(text: &str) -> Option<&'static str> {
+    if TO_SPANISH.is_match(text) {
+        Some("es")
+    } else if TO_RUSSIAN.is_match(text) {
+        Some("ru")
+    } else if TO_ENGLISH.is_match(text) {
+        Some("en")
+    } else {
+        None
+    }
+}
+
+/// The message only acknowledges or stalls: it states nothing.
+pub fn is_ack(text: &str) -> bool {
+    let t = text.trim();
+    let rest = ACK_LEAD.find(t).map_or(t, |m| &t[m.end()..]);
+    let rest = rest.trim_matches(|c: char| c.is_whitespace() || ",.!;:-".contains(c));
+    if rest.is_empty() {
+        return rest.len() < t.len();
+    }
+    STALL.is_match(rest) && super::units::find_quantities(rest).is_empty()
+}
+
+/// The clause says the technician could not check (and so states nothing).
+pub fn cannot_check(clause: &str) -> bool {
+    CANNOT_CHECK.is_match(clause)
+}
+
+pub fn is_correction(text: &str) -> bool {
+    CORRECTION.is_match(text)
+}
+
+/// Byte ranges of the message's sentences that ask something.
+pub fn question_spans(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let bytes: Vec<(usize, char)> = text.char_indices().collect();
+    for (n, &(i, c)) in bytes.iter().enumerate() {
+        let end_of_sentence = matches!(c, '?' | '!' | '\n')
+            || (c == '.'
+                && bytes
+                    .get(n + 1)
+                    .is_none_or(|&(_, next)| next.is_whitespace()));
+        if end_of_sentence {
+            let end = i + c.len_utf8();
+            if is_question_sentence(&text[start..end]) {
+                out.push((start, end));
+            }
+            start = end;
+        }
+    }
+    if start < text.len() && is_question_sentence(&text[start..]) {
+        out.push((start, text.len()));
+    }
+    out
+}
+
+fn is_question_sentence(s: &str) -> bool {
+    let t = s.trim();
+    !t.is_empty() && (t.ends_with('?') || t.contains('¿') || QUESTION_OPENING.is_match(t))
+}
+
+/// The whole message is a question (every sentence with letters asks).
+pub fn is_question(text: &str) -> bool {
+    let spans = question_spans(text);
+    if spans.is_empty() {
+        return false;
+    }
+    let asked: usize = spans.iter().map(|(a, b)| b - a).sum();
+    let letters_outside = text
+        .char_indices()
+        .filter(|(i, c)| c.is_alphanumeric() && !spans.iter().any(|(a, b)| a <= i && i < b))
+        .count();
+    asked > 0 && letters_outside == 0
+}
+
+/// Whether the byte offset `at` of `text` lies in a question sentence.
+pub fn in_question(spans: &[(usize, usize)], at: usize) -> bool {
+    spans.iter().any(|&(a, b)| a <= at && at < b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn acknowledgments_and_stalls_state_nothing() {
+        for t in [
+            "ok",
+            "ok got it",
+            "okay, let me check",
+            "hold on",
+            "ok pulling the shroud, gimme 10",
+            "ok ahi voy",
+            "ok dejame checar",
+            "un momento",
+            "сейчас гляну",
+            "ок, жду две минуты",
+            "понял",
+        ] {
+            assert!(is_ack(t), "{t:?} is an acknowledgment");
+        }
+        for t in [
+            "ok 12.6 v",
+            "fuse ok",
+            "ok report",
+            "yes",
+            "no",
+            "ok, fuse is blown",
+        ] {
+            assert!(!is_ack(t), "{t:?} says something");
+        }
+    }
+
+    #[test]
+    fn questions_are_found_by_mark_or_opening_word() {
+        assert!(is_question("where do I probe for the 12 V input?"));
+        assert!(is_question("como se si esta lleno?"));
+        assert!(!is_question("como se si esta lleno? no tiene varilla"));
+        assert!(is_question("где стоит реле"));
+        assert!(!is_question("fuse ok. where is the lid switch?"));
+        let t = "fuse ok. where is the lid switch?";
+        let spans = question_spans(t);
+        assert!(!in_question(&spans, 0));
+        assert!(in_question(&spans, t.find("where").unwrap()));
+    }
+
+    #[test]
+    fn cannot_check_is_not_a_no() {
+        for t in [
+            "no gauges w/ me today",
+            "no test light on the van today, cant do that one",
+            "no tengo manometro",
+            "no traigo multimetro ahorita",
+            "не могу проверить, нет тестера розеток",
+            "не успел проверить",
+        ] {
+            assert!(cannot_check(t), "{t:?}");
+        }
+        assert!(!cannot_check("no power at the motor"));
+        assert!(!cannot_check("нет напряжения"));
+    }
+
+    #[test]
+    fn language_requests() {
+        assert_eq!(language_request("switch to Spanish please"), Some("es"));
+        assert_eq!(language_request("давай по-русски"), Some("ru"));
+        assert_eq!(language_request("can you answer in english"), Some("en"));
+        assert_eq!(language_request("háblame en español"), Some("es"));
+        assert_eq!(language_request("the spanish guy said it works"), None);
+    }
+}
