@@ -96,11 +96,23 @@ fn negated_before(clause: &str, at: usize) -> bool {
     NEGATOR.is_match(&window)
 }
 
+/// "…, not 35", "не 35", "no 50": the value a correction takes back.
+static REJECTED_VALUE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)^\s*(not|no|не|ni)\s+[-+]?\d").expect("compiles"));
+
+/// Started, then stopped: "then dies", "se apaga", "гаснет".
+static STOPS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(dies|died|goes out|went out|shuts? (off|down)|drops? out|cuts? out|quits|stops|flames? out|se apaga|se apag[oó]|se corta|se para|se detiene|гаснет|погас\w*|тухнет|потух\w*|глохнет|заглох\w*|отключается|выключается|останавливается)\b",
+    )
+    .expect("compiles")
+});
+
 /// A condition the check was made under ("with the lid open", "con el
 /// motor apagado", "при открытой крышке") says nothing about the result.
 static CONDITION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(with|w/|w)\s+(the\s+)?[\w-]+\s+(open|closed|shut|on|off|running|unplugged|disconnected)\b|\b(con|sin)\s+(el|la|los|las)\s+\w+\s+(abiert|cerrad|apagad|prendid|encendid|desconectad)\w*|\bпри\s+(открыт|закрыт|выключенн|включённ|включенн|отключённ|отключенн)\w*\s+\w+",
+        r"(?i)\b(with|w/|w)\s+(the\s+)?[\w-]+\s+(open|closed|shut|on|off|running|unplugged|disconnected)\b|\b(con|sin)\s+(el|la|los|las)\s+\w+\s+(abiert|cerrad|apagad|prendid|encendid|desconectad)\w*|\bпри\s+(открыт|закрыт|выключенн|включённ|включенн|отключённ|отключенн)\w*\s+\w+|\b(when|while|once|cuando|mientras|когда|пока)\b.*$",
     )
     .expect("compiles")
 });
@@ -226,12 +238,30 @@ pub fn step_answers(proc: &Procedure, active: Option<usize>, text: &str) -> Vec<
     let parts = clauses(text);
     let single = parts.len() == 1;
     let questions = understand::question_spans(text);
+    // "No gauges on me, reads low anyway?": once the message says a check
+    // could not be made, only clauses that name their step answer one.
+    let could_not_check = parts
+        .iter()
+        .any(|c| lexicon::UNSURE.is_match(c) || understand::cannot_check(c));
     let mut out: Vec<StepAnswer> = Vec::new();
     let mut conflicted: Vec<usize> = Vec::new();
     for clause in parts {
         let offset = clause.as_ptr() as usize - text.as_ptr() as usize;
-        if understand::in_question(&questions, offset) {
+        if understand::in_question(&questions, offset) || REJECTED_VALUE.is_match(clause) {
             continue;
+        }
+        // "burner lights, then dies": what it came to is a no.
+        if STOPS.is_match(clause) && !clause.contains(|c: char| c.is_ascii_digit()) {
+            if let Some(prev) = out.last_mut() {
+                if prev.outcome == "yes" && proc.steps[prev.step].outcome("no").is_some() {
+                    prev.outcome = "no".into();
+                    prev.clause = format!("{}, {clause}", prev.clause);
+                    prev.signal = proc.steps[prev.step]
+                        .outcome("no")
+                        .is_some_and(|o| o.signal);
+                    continue;
+                }
+            }
         }
         // Steps whose subject this clause names, most specific first.
         let mut named: Vec<(usize, usize)> = proc
@@ -259,7 +289,7 @@ pub fn step_answers(proc: &Procedure, active: Option<usize>, text: &str) -> Vec<
                 break;
             }
         }
-        if answered.is_none() {
+        if answered.is_none() && !could_not_check {
             if let Some(a) = active {
                 // A clause naming another step's subject without a result
                 // is not an answer to the active step.

@@ -68,7 +68,7 @@ patterns!(
 );
 patterns!(
     NO,
-    r"^\s*(n|no|nope|nah|negative|нет|не)\b|\b(blown|open|bad|dead|burnt|burned|failed|no continuity|not (ok|good|intact|working|present)|does ?n.?t work|out of spec|no power|nothing)\b|\b(quemado|fundido|abierto|no funciona|sin continuidad|no sirve|malo)\b|\b(сгорел\w*|перегорел\w*|обрыв\w*|не работает|нет цепи|нет питания|неисправ\w*|вздут\w*)\b"
+    r"\b(has |have |got |shows? |with )?continuity (to|with) (the )?(chassis|frame|ground|gnd|case|shell|housing)\b|\b(short(ed)?|grounded) to\b|^\s*(n|no|nope|nah|negative|нет|не)\b|\b(blown|open|bad|dead|burnt|burned|failed|no continuity|not (ok|good|intact|working|present)|does ?n.?t work|out of spec|no power|nothing)\b|\b(quemado|fundido|abierto|no funciona|sin continuidad|no sirve|malo)\b|\b(сгорел\w*|перегорел\w*|обрыв\w*|не работает|нет цепи|нет питания|неисправ\w*|вздут\w*)\b"
 );
 
 patterns!(
@@ -121,11 +121,11 @@ patterns!(
 );
 patterns!(
     WORKS_NOW,
-    r"\b(works|working|runs|running|fixed|cooling|heating|lights?|lit|fires?|ignites?|good now|ok now|resolved)\b.{0,20}\b(now|again|fine|good|great|properly|normally)?\b|\b(funciona|ya funciona|qued[oó]|arreglad\w*|enfr[ií]a|calienta|prende)\b|\b(работает|заработал\w*|починил\w*|греет|холодит|исправно)\b"
+    r"\b(works|working|runs|running|fixed|cooling|heating|lights?|lit|fires?|ignites?|good now|ok now|resolved|all good|fine now|holds now|fills now)\b.{0,20}\b(now|again|fine|good|great|properly|normally)?\b|\bnow\b|\b(ya|ahora)\s+\w+|\bтеперь\b|\b(funciona|ya funciona|qued[oó]|arreglad\w*|enfr[ií]a|calienta|prende)\b|\b(работает|заработал\w*|починил\w*|греет|холодит|исправно)\b"
 );
 patterns!(
     REPAIR_VERB,
-    r"\b(replaced|changed|installed|swapped|put in|new|repaired|fixed|cleaned|tightened|reseated|spliced|reset)\b|\b(cambi[eé]|reemplac[eé]|instal[eé]|repar[eé]|arregl[eé]|limpi[eé]|apret[eé])\b|\b(заменил\w*|поменял\w*|поставил\w*|починил\w*|отремонтировал\w*|зачистил\w*|подтянул\w*|восстановил\w*)"
+    r"\b(replaced|changed|installed|swapped|put in|new|repaired|fixed|cleaned|tightened|reseated|spliced|reset|straightened|snugged|topped (it )?off|filled|refilled|thawed|pressure washed|washed|cleared|unclogged|adjusted|re-?crimped|re-?terminated|purged|bled|burped|re-?made|redid|re-?did)\b|\b(cambi[eé]|reemplac[eé]|instal[eé]|repar[eé]|arregl[eé]|limpi[eé]|apret[eé]|llen[eé]|rellen[eé]|destap[eé]|ajust[eé]|enderec[eé]|purgu[eé]|saqu[eé]|quit[eé]|puse|rehice|empalm[eé])\b|\b(заменил\w*|поменял\w*|поставил\w*|починил\w*|отремонтировал\w*|зачистил\w*|подтянул\w*|восстановил\w*|отогрел\w*|прочистил\w*|долил\w*|заправил\w*|продул\w*|выпрямил\w*|перетянул\w*|переделал\w*|очистил\w*|почистил\w*|сбросил\w*)"
 );
 patterns!(
     BILLING,
@@ -142,7 +142,7 @@ patterns!(
 );
 patterns!(
     NEW_SYSTEM,
-    r"\b(new (issue|complaint|problem)|another (issue|problem|complaint)|also the|next complaint)\b|\b(otro problema|nueva queja|tambi[eé]n el)\b|\b(другая проблема|ещё проблема|еще проблема|новая жалоба|также)\b"
+    r"\b(new (issue|complaint|problem)|another (issue|problem|complaint|thing)|also|plus|next complaint|one more thing|while (it'?s|its) here|separate (thing|issue))\b|\b(otro problema|otra cosa|nueva queja|tambi[eé]n|adem[aá]s|aparte)\b|\b(другая проблема|ещё|еще|новая жалоба|также|тоже|кроме того|отдельно)\b"
 );
 
 /// Fixed reply phrases, per session language.
@@ -196,6 +196,8 @@ pub struct Phrases {
     /// Before one way to check the concluded component again.
     pub check_it: &'static str,
     pub corrected: &'static str,
+    /// Before a second complaint's line, queued for after this one.
+    pub complaint_queued: &'static str,
     /// The hour abbreviation in labor lines.
     pub hr: &'static str,
 }
@@ -254,6 +256,7 @@ static EN: Phrases = Phrases {
     evidence: "What the conclusion rests on",
     check_it: "To check it yourself",
     corrected: "Corrected",
+    complaint_queued: "Second complaint noted; we take it once this one is written up",
     hr: "hr",
 };
 
@@ -304,6 +307,7 @@ static ES: Phrases = Phrases {
     evidence: "En qué se basa la conclusión",
     check_it: "Para comprobarlo usted mismo",
     corrected: "Corregido",
+    complaint_queued: "Anoto la segunda queja; la vemos cuando terminemos el reporte de esta",
     hr: "h",
 };
 
@@ -353,6 +357,7 @@ static RU: Phrases = Phrases {
     evidence: "На чём основан вывод",
     check_it: "Как проверить самому",
     corrected: "Исправлено",
+    complaint_queued: "Вторую жалобу записал; займёмся ею, когда закроем отчёт по этой",
     hr: "ч",
 };
 

@@ -177,6 +177,10 @@ pub struct SessionState {
     /// The technician's own wording for the report's 3C paragraphs.
     #[serde(skip_serializing_if = "super::report::ReportEdits::is_empty")]
     pub report_edits: super::report::ReportEdits,
+    /// Further complaints of this visit ("also the water heater won't
+    /// light"), as `system:symptom`, each diagnosed after the current one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub queued_complaints: Vec<String>,
 }
 
 impl Default for SessionState {
@@ -206,6 +210,7 @@ impl Default for SessionState {
             escalation: Escalation::default(),
             lanes: serde_json::Map::new(),
             report_edits: Default::default(),
+            queued_complaints: Vec::new(),
         }
     }
 }

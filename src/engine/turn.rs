@@ -255,6 +255,11 @@ impl<'a> Turn<'a> {
         {
             return self.resume(proc);
         }
+        if lexicon::NEW_SYSTEM.is_match(&text) {
+            if let Some((pi, si)) = self.symptom_named(&text, Some(&proc.system)) {
+                return self.new_complaint(pi, si);
+            }
+        }
         // "ok", "hold on", "ok let me check": the step stays open.
         if !self.st.isolation.complete && understand::is_ack(&text) {
             self.trace
@@ -332,17 +337,7 @@ impl<'a> Turn<'a> {
                 }
             }
         }
-        let mut best: Option<(usize, usize, usize)> = None; // (len, proc, symptom)
-        for (pi, p) in self.engine.catalog.procedures.iter().enumerate() {
-            for (si, s) in p.symptoms.iter().enumerate() {
-                if let Some(len) = s.patterns.longest_match(&text) {
-                    if best.is_none_or(|b| len > b.0) {
-                        best = Some((len, pi, si));
-                    }
-                }
-            }
-        }
-        if let Some((_, pi, si)) = best {
+        if let Some((pi, si)) = self.symptom_named(&text, None) {
             let p = &self.engine.catalog.procedures[pi];
             return self.root_entry(p, si);
         }
@@ -351,6 +346,64 @@ impl<'a> Turn<'a> {
         }
         self.trace.push("no system symptom matched".into());
         self.unclear()
+    }
+
+    /// The symptom a message names (the longest match over the catalog),
+    /// leaving out the procedure `except`.
+    fn symptom_named(&self, text: &str, except: Option<&str>) -> Option<(usize, usize)> {
+        let mut best: Option<(usize, usize, usize)> = None; // (len, proc, symptom)
+        for (pi, p) in self.engine.catalog.procedures.iter().enumerate() {
+            if Some(p.system.as_str()) == except {
+                continue;
+            }
+            for (si, s) in p.symptoms.iter().enumerate() {
+                if let Some(len) = s.patterns.longest_match(text) {
+                    if best.is_none_or(|b| len > b.0) {
+                        best = Some((len, pi, si));
+                    }
+                }
+            }
+        }
+        best.map(|(_, pi, si)| (pi, si))
+    }
+
+    /// "Also the water heater won't light": a second complaint of the visit
+    /// is queued with its own procedure, and the current step goes on.
+    fn new_complaint(&mut self, pi: usize, si: usize) -> (&'static str, TransitionId, Reply) {
+        let p = &self.engine.catalog.procedures[pi];
+        let key = format!("{}:{}", p.system, p.symptoms[si].id);
+        if !self.st.queued_complaints.contains(&key) {
+            self.st.queued_complaints.push(key.clone());
+        }
+        self.trace.push(format!("second complaint queued: {key}"));
+        let lang = self.lang();
+        let l = phrases(&lang);
+        let mut text = format!(
+            "{}: {}.",
+            l.complaint_queued,
+            p.symptoms[si].complaint.get(&lang)
+        );
+        if let Some(cur) = self.proc() {
+            if let Some(i) = self.active_index(cur) {
+                text.push_str(&format!(
+                    "\n{}: {}",
+                    l.back_to_step,
+                    cur.steps[i].question.get(&lang)
+                ));
+            } else if self.st.isolation.complete {
+                text.push_str(&format!(" {}", l.offer));
+            }
+        }
+        (
+            "NEW_COMPLAINT",
+            TransitionId::T8Meta,
+            Reply {
+                kind: ReplyKind::Answer,
+                text,
+                step_id: self.st.active_step.clone(),
+                citations: vec![format!("procedure:{}#{}", p.system, p.symptoms[si].id)],
+            },
+        )
     }
 
     fn root_entry(
@@ -368,8 +421,14 @@ impl<'a> Turn<'a> {
         self.st.topic_stack.clear();
         let text = self.text.clone();
         // Facts in the opening message count too, but only where it names a
-        // step's subject: "fan doesn't work" is the complaint, not an answer.
-        let answers = extract::step_answers(p, None, &text);
+        // step's subject.
+        // The clause that states the complaint ("TV won't turn on") is the
+        // complaint, not an answer to the step that checks it; a reading in
+        // it ("pv input 0 V") is still a reading.
+        let answers: Vec<StepAnswer> = extract::step_answers(p, None, &text)
+            .into_iter()
+            .filter(|a| a.quantity.is_some() || !s.patterns.is_match(&a.clause))
+            .collect();
         let noted = self.apply_answers(p, &answers);
         let walk = self.walk(p);
         if walk.finding.is_some() {

@@ -34,14 +34,14 @@ pattern!(
 );
 pattern!(
     STALL,
-    r"^\s*(let me|lemme|let'?s see|i'?ll|i will|gonna|going to|about to|pulling|setting|checking|looking|grabbing|getting|heading|hold on|hang on|one (sec|second|min|minute)|a (sec|second|min|minute)|sec\b|gimme|give me a|wait|brb|found it|got it|on it|be right|working on it|d[eé]jame|dejeme|d[eé]jeme|ahi voy|ahí voy|voy a|voy\b|espera|espere|espero|un momento|un segundo|ahorita|ya voy|dame un|déjame|сейчас|щас|ща\b|жду|погоди|подожди|минут|секунд|пойду|гляну|посмотрю|проверю|иду|счас|нашел|нашёл)"
+    r"^\s*(let me|lemme|let'?s see|i'?ll|i will|gonna|going to|about to|pulling|setting|checking|looking|grabbing|getting|heading|hold on|hang on|one (sec|second|min|minute)|a (sec|second|min|minute)|sec\b|gimme|give me a|wait|brb|found it|got it|on it|be right|working on it|d[eé]jame|dejeme|d[eé]jeme|ahi voy|ahí voy|voy a|voy\b|espera|espere|espero|un momento|un segundo|ahorita|ya voy|dame un|déjame|сейчас|щас|ща\b|жду|погоди|подожди|минут|секунд|пойду|гляну|посмотрю|проверю|иду|счас)"
 );
 
 // "I couldn't check that": no tool, no access, no time. A clause saying so
 // answers nothing, even with "no" in it ("no gauges on me").
 pattern!(
     CANNOT_CHECK,
-    r"\b(can'?t|cant|cannot|couldn'?t|could not|unable to|didn'?t (get to|check|have time)|did not (get to|check)|haven'?t (checked|got to|gotten to)|not able to)\b|\bno (way to (check|test|tell|reach)|access|time)\b|\b(no|don'?t have|didn'?t bring|without) (a |an |my |the |any )?(\w+ )?(gauges?|meter|multi-?meter|dmm|tester|test light|clamp|amp clamp|clamp meter|analy[sz]er|manometer|thermometer|load tester|jumper|ladder|key|scope)s?\b|\bno (pude|puedo|alcanzo|alcanc[eé]|llego|llegu[eé]|tuve tiempo|s[eé] c[oó]mo)\b|\b(no tengo|no traigo|no traje|sin)\s+(el |la |un |una |mi )?(man[oó]metro|mult[ií]metro|medidor|tester|probador|pinza|amperim[eé]trica|l[aá]mpara de prueba|puente|term[oó]metro|escalera|llave|analizador)\w*|\bне (могу|смог|смогу|успел|получилось|получается|добрался|доберусь|достать|достаю|дотянуться)\b|\bнет (с собой |под рукой )?(тестера|мультиметра|манометра|клещей|прибора|контрольки|термометра|лестницы|ключа|перемычки)\b|\bне чем (мерить|проверить|померить)\b|\bнечем (мерить|проверить|померить)\b"
+    r"\b(can'?t|cant|cannot|couldn'?t|could not|unable to|didn'?t (get to|check|have time)|did not (get to|check)|haven'?t (checked|got to|gotten to)|not able to)\b|\bno (way to (check|test|tell|reach)|access|time)\b|\b(no|don'?t have|didn'?t bring|without) (a |an |my |the |any )?(\w+ )?(gauges?|meter|multi-?meter|dmm|tester|test light|clamp|amp clamp|clamp meter|analy[sz]er|manometer|thermometer|load tester|jumper|ladder|key|scope)s?\b|\bno (lo |la |le |los )?(pude|puedo|alcanzo|alcanc[eé]|llego|llegu[eé]|tuve tiempo|s[eé] c[oó]mo)\b|\bno se puede (medir|probar|revisar|checar|ver)\b|\bno (se )?ve\b|\bno alcanzo a ver\b|\bcan'?t see\b|\bне (видно|вижу|нашел|нашёл|найти)\b|\b(no tengo|no traigo|no traje|sin)\s+(el |la |un |una |mi )?(man[oó]metro|mult[ií]metro|medidor|tester|probador|pinza|amperim[eé]trica|l[aá]mpara de prueba|puente|term[oó]metro|escalera|llave|analizador)\w*|\bне (могу|смог|смогу|успел|получилось|получается|добрался|доберусь|достать|достаю|дотянуться)\b|\bнет (с собой |под рукой )?(тестера|мультиметра|манометра|клещей|прибора|контрольки|термометра|лестницы|ключа|перемычки)\b|\bне чем (мерить|проверить|померить)\b|\bнечем (мерить|проверить|померить)\b"
 );
 
 // "No wait", "scratch that", "my bad": the message corrects an earlier one.
@@ -85,7 +85,9 @@ pub fn is_ack(text: &str) -> bool {
     if rest.is_empty() {
         return rest.len() < t.len();
     }
-    STALL.is_match(rest) && super::units::find_quantities(rest).is_empty()
+    // A stall is short: "found it. flare nut was loose" goes on to say something.
+    let words = rest.split_whitespace().count();
+    words <= 6 && STALL.is_match(rest) && super::units::find_quantities(rest).is_empty()
 }
 
 /// The clause says the technician could not check (and so states nothing).
@@ -174,6 +176,7 @@ mod tests {
             "yes",
             "no",
             "ok, fuse is blown",
+            "found it. flare nut on the fridge connection was loose, snugged it",
         ] {
             assert!(!is_ack(t), "{t:?} says something");
         }
