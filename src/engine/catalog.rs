@@ -1091,9 +1091,10 @@ mod tests {
 
     #[test]
     fn an_unknown_step_reference_names_file_and_line() {
-        let text = dc().replace(
-            "outcome.yes = { next = \"fan_fuse\" }",
-            "outcome.yes = { next = \"fan_fusee\" }",
+        let text = dc().replacen("next = \"fan_fuse\"", "next = \"fan_fusee\"", 1);
+        assert!(
+            text.contains("fan_fusee"),
+            "the fixture names fan_fuse as a next step"
         );
         let e = load_err(&text);
         assert!(e.message.contains("unknown step `fan_fusee`"), "{e}");

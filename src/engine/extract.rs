@@ -121,6 +121,14 @@ fn without_conditions(clause: &str) -> std::borrow::Cow<'_, str> {
     CONDITION.replace_all(clause, " ")
 }
 
+/// Whether the match `a..b` of `clause` is reversed by a negator before it.
+/// A match that carries its own negation ("не взводится", "doesn't hold")
+/// is not reversed again by one further back ("даже без нагрузки").
+fn negated_match(clause: &str, a: usize, b: usize) -> bool {
+    let own = NEGATOR.find(&clause[a..b]).is_some_and(|m| m.start() == 0);
+    !own && negated_before(clause, a)
+}
+
 /// Polarity of a clause for a yes/no step, from the generic answer words:
 /// `Some(true)` yes, `Some(false)` no, with a negator before a word reversing
 /// it ("not blown" is yes; "isn't good" is no).
@@ -128,8 +136,7 @@ fn generic_polarity(clause: &str) -> Option<bool> {
     let best = |r: &Regex, positive: bool| {
         r.find_iter(clause)
             .map(|m| {
-                let negated = !m.as_str().trim_start().starts_with(['n', 'N', 'н', 'Н'])
-                    && negated_before(clause, m.start());
+                let negated = negated_match(clause, m.start(), m.end());
                 (m.len(), positive != negated)
             })
             .max_by_key(|(len, _)| *len)
@@ -225,7 +232,7 @@ fn best_outcome<'a>(outcomes: &'a [Outcome], clause: &str) -> Option<(&'a Outcom
         .iter()
         .filter_map(|o| o.words.longest_span(clause).map(|span| (span, o)))
         .max_by_key(|((a, b), _)| clause[*a..*b].chars().count())
-        .map(|((a, _), o)| (o, negated_before(clause, a)))
+        .map(|((a, b), o)| (o, negated_match(clause, a, b)))
 }
 
 /// Every step answered by `text`. A clause answers a step whose subject it

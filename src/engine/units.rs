@@ -123,7 +123,7 @@ static QUANTITY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r#"(?ix)
         (?P<neg>\b(?:no|zero|нет|нету|ноль|sin|без)\s+)?
-        (?P<num>[-+−]?\d{1,6}(?:[.,]\d{1,4})?)
+        (?P<num>[-+−]?(?:\d{1,6}(?:[.,]\d{1,4})?|\.\d{1,4}))
         \s*
         (?P<unit>
             m[av]\b | k\s?(?:ohms?|Ω) | kΩ | ком |
@@ -294,6 +294,7 @@ mod tests {
         assert_eq!(q("на плате 11,8 В"), vec![(11.8, Unit::Volt)]);
         assert_eq!(q("24 C outside"), vec![(24.0, Unit::Celsius)]);
         assert_eq!(q("45 mA"), vec![(0.045, Unit::Amp)]);
+        assert_eq!(q("like .3 v"), vec![(0.3, Unit::Volt)]);
         assert_eq!(q("давление 3 бара"), vec![(3.0 * 14.5038, Unit::Psi)]);
         assert_eq!(q("1.2k ohm"), vec![(1200.0, Unit::Ohm)]);
         assert_eq!(q("в морозилке −18 °C"), vec![(-18.0, Unit::Celsius)]);
