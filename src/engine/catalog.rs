@@ -147,6 +147,16 @@ struct EvidenceDef {
 pub struct Localized(BTreeMap<String, String>);
 
 impl Localized {
+    /// The same text in every catalog language (the technician's own words).
+    pub fn uniform(text: &str) -> Localized {
+        Localized(
+            ["en", "es", "ru"]
+                .iter()
+                .map(|l| (l.to_string(), text.to_string()))
+                .collect(),
+        )
+    }
+
     /// The text in `lang`, falling back to English.
     pub fn get(&self, lang: &str) -> &str {
         self.0
@@ -198,6 +208,11 @@ impl Patterns {
             .find_iter(text)
             .map(|m| text[m.range()].chars().count())
             .max()
+    }
+
+    /// Where the first match starts.
+    pub fn first_at(&self, text: &str) -> Option<usize> {
+        self.0.as_ref()?.get().find(text).map(|m| m.start())
     }
 
     /// The byte range of the longest match (the first of equal length).
@@ -342,6 +357,28 @@ impl Finding {
     pub fn labor_tenths(&self) -> u32 {
         self.labor.iter().map(|l| l.tenths).sum()
     }
+
+    /// The id of a cause the technician stated in their own words, which
+    /// no catalog finding matches.
+    pub const STATED: &'static str = "technician_stated";
+
+    /// A cause the technician stated that the catalog does not have: the
+    /// report carries their own words for Cause and Correction, in every
+    /// language, with no labor lines or parts of the catalog's.
+    pub fn stated(cause: &str, correction: &str, parts: &str) -> Finding {
+        Finding {
+            id: Self::STATED.to_string(),
+            component: None,
+            cause: Localized::uniform(cause),
+            correction: Localized::uniform(correction),
+            parts: ["en", "es", "ru"]
+                .iter()
+                .map(|l| (l.to_string(), vec![parts.to_string()]))
+                .collect(),
+            repair: Patterns(None),
+            labor: Vec::new(),
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -383,6 +420,27 @@ impl Procedure {
 
     pub fn finding(&self, id: &str) -> Option<&Finding> {
         self.findings.iter().find(|f| f.id == id)
+    }
+
+    /// The steps a walk from `start` can reach (through outcomes and
+    /// signals): what a complaint that starts there can be asked about.
+    pub fn reachable_from(&self, start: usize) -> Vec<bool> {
+        let mut seen = vec![false; self.steps.len()];
+        let mut stack = vec![start];
+        while let Some(i) = stack.pop() {
+            if i >= seen.len() || seen[i] {
+                continue;
+            }
+            seen[i] = true;
+            for o in &self.steps[i].outcomes {
+                for t in [o.target, o.signal_target] {
+                    if let Target::Step(n) = t {
+                        stack.push(n);
+                    }
+                }
+            }
+        }
+        seen
     }
 
     pub fn finding_index(&self, id: &str) -> Option<usize> {

@@ -256,8 +256,8 @@ fn recorded(p: &Procedure, out: &TurnOutcome) -> Vec<(String, Option<f64>)> {
             got.push((format!("{}={o}", f.subject), value));
         } else if let Some(id) = f.subject.strip_prefix("repair:") {
             got.push((format!("finding={id}"), None));
-        } else if let Some(id) = f.subject.strip_prefix("finding:") {
-            got.push((format!("finding={id}"), None));
+        } else if f.subject == "stated:cause" {
+            got.push(("finding=stated".into(), None));
         }
     }
     got

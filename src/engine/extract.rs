@@ -132,9 +132,16 @@ fn negated_match(clause: &str, a: usize, b: usize) -> bool {
 /// Polarity of a clause for a yes/no step, from the generic answer words:
 /// `Some(true)` yes, `Some(false)` no, with a negator before a word reversing
 /// it ("not blown" is yes; "isn't good" is no).
-fn generic_polarity(clause: &str) -> Option<bool> {
+fn generic_polarity(clause: &str, near: Option<(usize, usize)>) -> Option<bool> {
+    // About a step that is not being asked, a generic word counts only next
+    // to the words that name it ("fan fuse good"), not anywhere in the clause
+    // ("no water into the mold" says nothing about the mold's temperature).
+    const NEAR_BYTES: usize = 16;
+    let close =
+        |a: usize, b: usize| near.is_none_or(|(s, e)| a <= e + NEAR_BYTES && b + NEAR_BYTES >= s);
     let best = |r: &Regex, positive: bool| {
         r.find_iter(clause)
+            .filter(|m| close(m.start(), m.end()))
             .map(|m| {
                 let negated = negated_match(clause, m.start(), m.end());
                 (m.len(), positive != negated)
@@ -175,6 +182,9 @@ fn outcome_in(
     }
     let stripped = without_conditions(clause);
     let clause: &str = &stripped;
+    let near = (named && !is_active)
+        .then(|| step.subject.longest_span(clause))
+        .flatten();
     match step.kind {
         StepKind::Measurement => {
             let unit = step.unit?;
@@ -201,7 +211,7 @@ fn outcome_in(
                 return None;
             }
             // "reads in spec", "voltage is good": in range without the number.
-            match generic_polarity(clause)? {
+            match generic_polarity(clause, near)? {
                 false => step.outcome("low").map(|o| (o.name.clone(), None)),
                 true => step.outcome("ok").map(|o| (o.name.clone(), None)),
             }
@@ -219,7 +229,7 @@ fn outcome_in(
             if !grounded {
                 return None;
             }
-            let yes = generic_polarity(clause)?;
+            let yes = generic_polarity(clause, near)?;
             Some((if yes { "yes" } else { "no" }.into(), None))
         }
     }
@@ -241,7 +251,17 @@ fn best_outcome<'a>(outcomes: &'a [Outcome], clause: &str) -> Option<(&'a Outcom
 /// component ("burner won't stay lit" is not a gas-pressure reading). A
 /// clause in a question, or one saying the check could not be done, answers
 /// nothing.
-pub fn step_answers(proc: &Procedure, active: Option<usize>, text: &str) -> Vec<StepAnswer> {
+///
+/// `start` is the first step of the complaint being diagnosed: a clause
+/// names only steps that complaint's walk can reach (a light's complaint
+/// is never answered with the fan motor's terminal voltage).
+pub fn step_answers(
+    proc: &Procedure,
+    start: Option<usize>,
+    active: Option<usize>,
+    text: &str,
+) -> Vec<StepAnswer> {
+    let in_scope = start.map(|s| proc.reachable_from(s));
     let parts = clauses(text);
     let single = parts.len() == 1;
     let questions = understand::question_spans(text);
@@ -275,6 +295,7 @@ pub fn step_answers(proc: &Procedure, active: Option<usize>, text: &str) -> Vec<
             .steps
             .iter()
             .enumerate()
+            .filter(|(i, _)| in_scope.as_ref().is_none_or(|r| r[*i]) || Some(*i) == active)
             .filter_map(|(i, s)| s.subject.longest_match(clause).map(|len| (len, i)))
             .collect();
         // The step being asked wins when the clause names it; otherwise the
@@ -371,8 +392,23 @@ pub fn states_repair(text: &str) -> bool {
     lexicon::REPAIR_VERB.is_match(text) && lexicon::WORKS_NOW.is_match(text)
 }
 
+/// A stated cause split into what was found and what was done: clauses
+/// with a repair verb or "works now" are the correction, the rest the
+/// cause ("ground strap corroded at the frame" / "cleaned it, works now").
+pub fn split_stated(text: &str) -> (String, String) {
+    let (fix, found): (Vec<&str>, Vec<&str>) = clauses(text)
+        .into_iter()
+        .partition(|c| lexicon::REPAIR_VERB.is_match(c) || lexicon::WORKS_NOW.is_match(c));
+    let cause = if found.is_empty() {
+        text.trim().to_string()
+    } else {
+        found.join(", ")
+    };
+    (cause, fix.join(", "))
+}
+
 /// A repair-done statement ("replaced the fuse, heater works"): the finding
-/// whose repair words match.
+/// whose repair words match, or else the one finding of the part it names.
 pub fn repair_done(proc: &Procedure, text: &str) -> Option<usize> {
     if !states_repair(text) {
         return None;
@@ -383,6 +419,30 @@ pub fn repair_done(proc: &Procedure, text: &str) -> Option<usize> {
         .filter_map(|(i, f)| f.repair.longest_match(text).map(|len| (len, i)))
         .max_by_key(|(len, _)| *len)
         .map(|(_, i)| i)
+        .or_else(|| repaired_component_finding(proc, text))
+}
+
+/// The one catalog finding of the part a repair statement names first
+/// ("swapped the lid switch, runs now" → the lid switch's finding), when
+/// that part has exactly one finding; `None` otherwise, and the cause is
+/// then recorded in the technician's words.
+pub fn repaired_component_finding(proc: &Procedure, text: &str) -> Option<usize> {
+    let c = proc
+        .components
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| c.names.first_at(text).map(|at| (at, i)))
+        .min_by_key(|&(at, _)| at)?
+        .1;
+    let mut of_component = proc
+        .findings
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.component == Some(c));
+    match (of_component.next(), of_component.next()) {
+        (Some((i, _)), None) => Some(i),
+        _ => None,
+    }
 }
 
 /// Physical evidence named by the procedure ("oil at the condenser coil").

@@ -198,6 +198,13 @@ pub struct Phrases {
     pub corrected: &'static str,
     /// Before a second complaint's line, queued for after this one.
     pub complaint_queued: &'static str,
+    /// Before a cause the technician stated in their own words.
+    pub stated_cause: &'static str,
+    pub stated_correction: &'static str,
+    /// The correction of a stated cause whose repair is not reported yet.
+    pub stated_pending: &'static str,
+    /// A stated cause has no catalog labor: how to give the hours.
+    pub stated_labor: &'static str,
     /// The hour abbreviation in labor lines.
     pub hr: &'static str,
 }
@@ -257,6 +264,10 @@ static EN: Phrases = Phrases {
     check_it: "To check it yourself",
     corrected: "Corrected",
     complaint_queued: "Second complaint noted; we take it once this one is written up",
+    stated_cause: "Cause, in your words",
+    stated_correction: "Correction",
+    stated_pending: "Repair of the stated cause, then verify operation.",
+    stated_labor: "No catalog labor for this cause: give the hours (\"make it 1.5\") or ask for the report.",
     hr: "hr",
 };
 
@@ -308,6 +319,10 @@ static ES: Phrases = Phrases {
     check_it: "Para comprobarlo usted mismo",
     corrected: "Corregido",
     complaint_queued: "Anoto la segunda queja; la vemos cuando terminemos el reporte de esta",
+    stated_cause: "Causa, en sus palabras",
+    stated_correction: "Corrección",
+    stated_pending: "Reparar la causa indicada y verificar el funcionamiento.",
+    stated_labor: "Esta causa no tiene mano de obra en el catálogo: indique las horas (\"ponle 1.5\") o pida el reporte.",
     hr: "h",
 };
 
@@ -358,6 +373,10 @@ static RU: Phrases = Phrases {
     check_it: "Как проверить самому",
     corrected: "Исправлено",
     complaint_queued: "Вторую жалобу записал; займёмся ею, когда закроем отчёт по этой",
+    stated_cause: "Причина, с ваших слов",
+    stated_correction: "Устранение",
+    stated_pending: "Устранить указанную причину и проверить работу.",
+    stated_labor: "Для этой причины нет нормы в каталоге: укажите часы (\"поставь 1.5\") или попросите отчёт.",
     hr: "ч",
 };
 

@@ -101,6 +101,38 @@ pub struct Isolation {
     pub complete: bool,
     pub finding: Option<String>,
     pub invalidated: bool,
+    /// The cause and correction in the technician's own words, when the
+    /// finding is one they stated that the catalog does not have
+    /// (`finding` is then `Finding::STATED`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stated: Option<StatedCause>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct StatedCause {
+    pub cause: String,
+    pub correction: String,
+}
+
+impl Isolation {
+    /// The isolated finding: the catalog's, or the technician's stated one.
+    pub fn finding_in<'a>(
+        &self,
+        p: &'a super::catalog::Procedure,
+    ) -> Option<std::borrow::Cow<'a, super::catalog::Finding>> {
+        let id = self.finding.as_deref()?;
+        if let Some(f) = p.finding(id) {
+            return Some(std::borrow::Cow::Borrowed(f));
+        }
+        let s = self.stated.as_ref()?;
+        (id == super::catalog::Finding::STATED).then(|| {
+            std::borrow::Cow::Owned(super::catalog::Finding::stated(
+                &s.cause,
+                &s.correction,
+                "As stated by the technician",
+            ))
+        })
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]

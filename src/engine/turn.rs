@@ -19,7 +19,8 @@ use super::lexicon::{self, phrases};
 use super::registry::TransitionId;
 use super::report::{self, PhotoRef, ReportInput};
 use super::state::{
-    AgentAction, Fact, FactKind, FactSource, LaborStatus, Mode, SessionState, Submode, TopicFrame,
+    AgentAction, Fact, FactKind, FactSource, LaborStatus, Mode, SessionState, StatedCause, Submode,
+    TopicFrame,
 };
 use super::understand;
 
@@ -219,7 +220,27 @@ impl<'a> Turn<'a> {
         self.engine.catalog.get(id)
     }
 
+    /// The steps `text` answers, within the walk of the current complaint.
+    fn step_answers(&self, p: &Procedure, active: Option<usize>, text: &str) -> Vec<StepAnswer> {
+        let start = self
+            .st
+            .symptom
+            .as_deref()
+            .and_then(|s| p.symptoms.iter().find(|x| x.id == s))
+            .map(|s| s.start);
+        extract::step_answers(p, start, active, text)
+    }
+
     /// A finding as the technician reads it: its cause, in the session language.
+    /// The isolated finding (the catalog's or the technician's stated one),
+    /// owned so the turn can go on changing the state around it.
+    fn isolated(&self, p: &Procedure) -> Option<super::catalog::Finding> {
+        self.st
+            .isolation
+            .finding_in(p)
+            .map(std::borrow::Cow::into_owned)
+    }
+
     fn finding_name(&self, p: &Procedure, id: Option<&str>) -> String {
         id.and_then(|id| p.finding(id))
             .map(|f| f.cause.get(&self.lang()).trim_end_matches('.').to_string())
@@ -279,7 +300,7 @@ impl<'a> Turn<'a> {
         }
         if lexicon::EXPLAIN.is_match(&text) && text.contains('?')
             || lexicon::EXPLAIN.is_match(&text)
-                && extract::step_answers(proc, None, &text).is_empty()
+                && self.step_answers(proc, None, &text).is_empty()
                 && !lexicon::META.is_match(&text)
         {
             return self.subflow(proc, Submode::Explain, "EXPLAIN");
@@ -294,18 +315,22 @@ impl<'a> Turn<'a> {
             return self.repair(proc, f);
         }
         if lexicon::BILLING.is_match(&text)
-            && extract::step_answers(proc, self.active_index(proc), &text).is_empty()
+            && self
+                .step_answers(proc, self.active_index(proc), &text)
+                .is_empty()
         {
             return self.boundary("BILLING", phrases(&self.lang()).boundary_billing);
         }
-        if lexicon::DISPUTE.is_match(&text) && extract::step_answers(proc, None, &text).is_empty() {
+        if lexicon::DISPUTE.is_match(&text) && self.step_answers(proc, None, &text).is_empty() {
             return self.dispute(proc);
         }
         if lexicon::META.is_match(&text) {
             return self.meta(proc);
         }
         if lexicon::LABOR_REQUEST.is_match(&text)
-            && extract::step_answers(proc, self.active_index(proc), &text).is_empty()
+            && self
+                .step_answers(proc, self.active_index(proc), &text)
+                .is_empty()
         {
             let p = phrases(&self.lang()).no_labor_yet;
             return self.boundary("CONFIRMATION", p);
@@ -425,9 +450,14 @@ impl<'a> Turn<'a> {
         // The clause that states the complaint ("TV won't turn on") is the
         // complaint, not an answer to the step that checks it; a reading in
         // it ("pv input 0 V") is still a reading.
-        let answers: Vec<StepAnswer> = extract::step_answers(p, None, &text)
+        let complaint_clause = extract::clauses(&text)
             .into_iter()
-            .filter(|a| a.quantity.is_some() || !s.patterns.is_match(&a.clause))
+            .find(|c| s.patterns.is_match(c))
+            .map(str::to_string);
+        let answers: Vec<StepAnswer> = self
+            .step_answers(p, None, &text)
+            .into_iter()
+            .filter(|a| a.quantity.is_some() || Some(&a.clause) != complaint_clause.as_ref())
             .collect();
         let noted = self.apply_answers(p, &answers);
         let walk = self.walk(p);
@@ -762,11 +792,13 @@ impl<'a> Turn<'a> {
             self.trace.push(
                 "a repair with no catalog finding: its readings describe the fixed unit".into(),
             );
-            let (_, transition, reply) = self.unclear();
-            return ("REPAIR", transition, reply);
+            return self.stated_cause(p, true);
         }
-        let answers = extract::step_answers(p, active, &text);
+        let answers = self.step_answers(p, active, &text);
         let evidence = extract::evidence(p, &text);
+        if answers.is_empty() && evidence.is_none() && lexicon::FOUND.is_match(&text) {
+            return self.stated_cause(p, false);
+        }
         if answers.is_empty() && evidence.is_none() {
             let unsure = extract::clauses(&text)
                 .iter()
@@ -870,6 +902,74 @@ impl<'a> Turn<'a> {
         )
     }
 
+    /// A cause the technician states that no catalog finding matches
+    /// ("found the ground strap corroded at the frame, cleaned it, works
+    /// now"): the diagnosis is isolated in their own words, a reported repair
+    /// ends questioning, and the report carries their Cause and Correction.
+    fn stated_cause(
+        &mut self,
+        p: &'a Procedure,
+        repaired: bool,
+    ) -> (&'static str, TransitionId, Reply) {
+        let text = self.text.clone();
+        let lang = self.lang();
+        let l = phrases(&lang);
+        let (cause, fix) = extract::split_stated(&text);
+        let correction = if fix.is_empty() {
+            l.stated_pending.to_string()
+        } else {
+            fix
+        };
+        let id = self.add_fact(Fact {
+            id: String::new(),
+            kind: FactKind::Finding,
+            source: FactSource::Technician,
+            subject: "stated:cause".into(),
+            value: Some(cause.clone()),
+            unit: None,
+            text: text.clone(),
+            turn_seq: 0,
+            superseded_by: None,
+            name: Some("technician_stated_cause".into()),
+            outcome: None,
+        });
+        self.st.repair_done = repaired;
+        self.st.isolation.complete = true;
+        self.st.isolation.invalidated = false;
+        self.st.isolation.finding = Some(super::catalog::Finding::STATED.to_string());
+        self.st.isolation.stated = Some(StatedCause {
+            cause: cause.clone(),
+            correction: correction.clone(),
+        });
+        self.st.hypotheses.clear();
+        self.st.active_step = None;
+        self.st.mode = Mode::Authorization;
+        self.st.submode = Submode::Main;
+        self.st.topic_stack.clear();
+        if self.st.labor.status == LaborStatus::Draft {
+            self.st.labor.status = LaborStatus::None;
+        }
+        self.st.labor.estimated_hours = None;
+        self.trace.push(format!(
+            "technician-stated cause in {} (no catalog finding): {cause:?}",
+            p.system
+        ));
+        let reply = format!(
+            "{}: {cause}\n{}: {correction}\n{}",
+            l.stated_cause, l.stated_correction, l.stated_labor
+        );
+        (
+            if repaired { "REPAIR" } else { "STATED_FINDING" },
+            TransitionId::D4Terminal,
+            Reply {
+                kind: ReplyKind::Answer,
+                text: reply,
+                step_id: None,
+                citations: vec![format!("fact:{id}")],
+            },
+        )
+    }
+
     fn repair(&mut self, p: &'a Procedure, f: usize) -> (&'static str, TransitionId, Reply) {
         let finding = &p.findings[f];
         self.add_fact(Fact {
@@ -902,11 +1002,11 @@ impl<'a> Turn<'a> {
         if let Some(e) = extract::evidence(p, &text) {
             return self.replan_evidence(p, e);
         }
-        if lexicon::DISPUTE.is_match(&text) && extract::step_answers(p, None, &text).is_empty() {
+        if lexicon::DISPUTE.is_match(&text) && self.step_answers(p, None, &text).is_empty() {
             return self.dispute(p);
         }
         // A reading that contradicts a fact the isolation rests on.
-        let answers = extract::step_answers(p, None, &text);
+        let answers = self.step_answers(p, None, &text);
         let contradicts = answers.iter().any(|a| {
             self.current_fact(&p.steps[a.step].id)
                 .is_some_and(|f| f.outcome.as_deref() != Some(a.outcome.as_str()))
@@ -1126,13 +1226,7 @@ impl<'a> Turn<'a> {
     // ------------------------------------------------------------ labor
 
     fn labor_draft(&mut self, p: &'a Procedure) -> (&'static str, TransitionId, Reply) {
-        let Some(f) = self
-            .st
-            .isolation
-            .finding
-            .as_deref()
-            .and_then(|id| p.finding(id))
-        else {
+        let Some(f) = self.isolated(p) else {
             return self.boundary("CONFIRMATION", phrases(&self.lang()).no_labor_yet);
         };
         if self.st.labor.status == LaborStatus::None {
@@ -1141,9 +1235,9 @@ impl<'a> Turn<'a> {
         self.st.labor.estimated_hours = Some(fmt_tenths(f.labor_tenths()));
         let lang = self.lang();
         let l = phrases(&lang);
-        let total = self.labor_tenths(f);
+        let total = self.labor_tenths(&f);
         let mut text = format!("{}:\n", l.labor_draft);
-        for (task, t) in report::labor_lines(f, total, &lang) {
+        for (task, t) in report::labor_lines(&f, total, &lang) {
             text.push_str(&format!("- {task}: {} {}\n", fmt_tenths(t), l.hr));
         }
         text.push_str(&format!("= {} {}\n{}", fmt_tenths(total), l.hr, l.offer));
@@ -1174,13 +1268,7 @@ impl<'a> Turn<'a> {
         status: LaborStatus,
         tenths: Option<u32>,
     ) -> (&'static str, TransitionId, Reply) {
-        let Some(f) = self
-            .st
-            .isolation
-            .finding
-            .as_deref()
-            .and_then(|id| p.finding(id))
-        else {
+        let Some(f) = self.isolated(p) else {
             return self.boundary("CONFIRMATION", phrases(&self.lang()).no_labor_yet);
         };
         let l = phrases(&self.lang());
@@ -1236,8 +1324,11 @@ impl<'a> Turn<'a> {
         };
         // "Fixed, write it up" carries the repair in the same message.
         if !self.st.report_ready() {
-            if let Some(f) = extract::repair_done(p, &self.text.clone()) {
+            let text = self.text.clone();
+            if let Some(f) = extract::repair_done(p, &text) {
                 let _ = self.repair(p, f);
+            } else if extract::states_repair(&text) {
+                let _ = self.stated_cause(p, true);
             }
         }
         if !self.st.report_ready() {
@@ -1250,13 +1341,7 @@ impl<'a> Turn<'a> {
             }
             return ("REPORT_REQUEST", TransitionId::T10Boundary, reply);
         }
-        let finding = self
-            .st
-            .isolation
-            .finding
-            .as_deref()
-            .and_then(|id| p.finding(id))
-            .expect("report-ready means a finding");
+        let finding = self.isolated(p).expect("report-ready means a finding");
         let lang = self.lang();
         let symptom = self
             .st
@@ -1272,10 +1357,10 @@ impl<'a> Turn<'a> {
         let unverified = self.st.open_steps.clone();
         let input = ReportInput {
             procedure: p,
-            finding,
+            finding: &finding,
             complaint: &complaint_en,
             complaint_translated: &complaint_tr,
-            labor_tenths: self.labor_tenths(finding),
+            labor_tenths: self.labor_tenths(&finding),
             repair_done: self.st.repair_done,
             unverified,
             photos: &self.ctx.photos,
@@ -1432,12 +1517,7 @@ impl<'a> Turn<'a> {
     fn dispute(&mut self, p: &'a Procedure) -> (&'static str, TransitionId, Reply) {
         let lang = self.lang();
         let l = phrases(&lang);
-        let finding = self
-            .st
-            .isolation
-            .finding
-            .as_deref()
-            .and_then(|id| p.finding(id));
+        let finding = self.isolated(p);
         let basis: Vec<String> = self
             .st
             .facts
@@ -1448,7 +1528,7 @@ impl<'a> Turn<'a> {
                 Some(format!("- {}: \"{}\"", step.label.get(&lang), f.text))
             })
             .collect();
-        let mut text = match finding {
+        let mut text = match &finding {
             Some(f) => format!("{}: {}", l.isolated, f.cause.get(&lang)),
             None => String::new(),
         };
@@ -1459,6 +1539,7 @@ impl<'a> Turn<'a> {
             basis.join("\n")
         });
         let component = finding
+            .as_ref()
             .and_then(|f| f.component)
             .or_else(|| self.active_index(p).and_then(|i| p.steps[i].component))
             .map(|c| &p.components[c]);
@@ -1585,15 +1666,9 @@ impl<'a> Turn<'a> {
         let l = phrases(&lang);
         let mut out;
         let mut citations = vec![];
-        if let Some(f) = self
-            .st
-            .isolation
-            .finding
-            .as_deref()
-            .and_then(|id| p.finding(id))
-        {
+        if let Some(f) = self.isolated(p) {
             // Why this conclusion, or why this much labor: from the record.
-            let total = self.labor_tenths(f);
+            let total = self.labor_tenths(&f);
             out = format!("{}: {}\n", l.why, f.cause.get(&lang));
             let basis: Vec<String> = self
                 .st
@@ -1609,7 +1684,7 @@ impl<'a> Turn<'a> {
                 fmt_tenths(total),
                 l.hr
             ));
-            for (task, t) in report::labor_lines(f, total, &lang) {
+            for (task, t) in report::labor_lines(&f, total, &lang) {
                 out.push_str(&format!("- {task}: {} {}\n", fmt_tenths(t), l.hr));
             }
             citations.push(format!("procedure:{}#{}", p.system, f.id));

@@ -98,9 +98,8 @@ pub fn session_view(catalog: &Catalog, st: &SessionState) -> SessionView {
                 .collect()
         })
         .unwrap_or_default();
-    let finding = proc
-        .zip(st.isolation.finding.as_deref())
-        .and_then(|(p, f)| p.finding(f));
+    let finding = proc.and_then(|p| st.isolation.finding_in(p));
+    let finding = finding.as_deref();
     let total = st
         .labor
         .confirmed_hours

@@ -198,13 +198,7 @@ fn catalog_fields(catalog: &Catalog, session: &Session, state: &SessionState) ->
         .active_procedure
         .as_deref()
         .and_then(|p| catalog.get(p));
-    let finding = procedure.and_then(|p| {
-        state
-            .isolation
-            .finding
-            .as_deref()
-            .and_then(|f| p.finding(f))
-    });
+    let finding = procedure.and_then(|p| state.isolation.finding_in(p));
     let complaint = procedure
         .and_then(|p| {
             state
@@ -214,7 +208,7 @@ fn catalog_fields(catalog: &Catalog, session: &Session, state: &SessionState) ->
         })
         .map(|s| s.complaint.get("en").to_string())
         .unwrap_or_else(|| session.complaint.clone());
-    let Some((p, f)) = procedure.zip(finding) else {
+    let Some((p, f)) = procedure.zip(finding.as_deref()) else {
         return ReportFields {
             complaint,
             labor: json!({"mode": labor_mode(state.labor.status), "hours": null, "rate": null, "lines": []}),
