@@ -10,7 +10,7 @@ use regex::Regex;
 use super::catalog::{Outcome, Procedure, Step, StepKind};
 use super::lexicon;
 use super::understand;
-use super::units::{bare_number, find_quantities, lone_number, Quantity};
+use super::units::{bare_number, find_quantities, lone_number, Quantity, Unit};
 
 /// One step answered by part of the message.
 #[derive(Debug, Clone, PartialEq)]
@@ -23,8 +23,10 @@ pub struct StepAnswer {
 }
 
 static CLAUSE_SPLIT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)[,;\n]+|\.\s+|\s+(?:and|but|then|also|y|pero|luego|и|а|но|потом)\s+")
-        .expect("compiles")
+    Regex::new(
+        r"(?i)[,;\n]+|\.\s+|\s[-–—]+\s|\s+(?:and|but|then|also|y|pero|luego|и|а|но|потом)\s+",
+    )
+    .expect("compiles")
 });
 
 /// Splits a message into clauses, except at a decimal comma ("12,6 В") and
@@ -75,7 +77,7 @@ fn follows_abbreviation(text: &str, start: usize, sep: &str) -> bool {
 /// "never cycles off", "не запускается", "no arranca").
 static NEGATOR: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(not|never|no|nothing|neither|nor|without|won'?t|wont|doesn'?t|doesnt|don'?t|dont|didn'?t|didnt|isn'?t|isnt|aren'?t|wasn'?t|can'?t|cant|cannot|ni|nunca|tampoco|sin|не|ни|нет|никогда|без)\b",
+        r"(?i)\b(not|never|no|nothing|neither|nor|without|won'?t|wont|doesn'?t|doesnt|don'?t|dont|didn'?t|didnt|isn'?t|isnt|aren'?t|wasn'?t|can'?t|cant|cannot|ni|nunca|tampoco|sin|nada|ning[uú]n|ninguna|не|ни|нет|нету|ничего|никогда|без)\b",
     )
     .expect("compiles")
 });
@@ -95,6 +97,20 @@ fn negated_before(clause: &str, at: usize) -> bool {
     let window = words[words.len().saturating_sub(3)..].join(" ");
     NEGATOR.is_match(&window)
 }
+
+static SETTLES: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(so|but|actually|really|says|going with|comes? up to|rises? to|settles? (at|to)|pero|en realidad|o sea|entonces|sube a|на самом деле|то есть|значит|поднимается до|а реально)\b")
+        .expect("compiles")
+});
+
+static OPEN_CIRCUIT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(open|O\.?L\.?|infinit\w*|no continuity|abiert[oa]|infinito|sin continuidad|обрыв\w*|бесконечн\w*|не звонится)\b")
+        .expect("compiles")
+});
+static SHORT_CIRCUIT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(shorted|dead short|short(ed)? to|en corto|замыкани\w*|коротит|кз)\b")
+        .expect("compiles")
+});
 
 /// "…, not 35", "не 35", "no 50": the value a correction takes back.
 static REJECTED_VALUE: LazyLock<Regex> =
@@ -209,6 +225,18 @@ fn outcome_in(
             }
             if !grounded {
                 return None;
+            }
+            // A resistance that reads open is infinite, not low.
+            if unit == Unit::Ohm {
+                if OPEN_CIRCUIT.is_match(clause) {
+                    return step
+                        .outcome("high")
+                        .or_else(|| step.outcome("low"))
+                        .map(|o| (o.name.clone(), None));
+                }
+                if SHORT_CIRCUIT.is_match(clause) {
+                    return step.outcome("low").map(|o| (o.name.clone(), None));
+                }
             }
             // "reads in spec", "voltage is good": in range without the number.
             match generic_polarity(clause, near)? {
@@ -349,11 +377,22 @@ pub fn step_answers(
             // different answers ("fins frosty, absorber warm", "lights, then
             // dies") are not a statement of either, so neither is recorded.
             if let Some(prev) = out.iter().position(|a| a.step == step) {
-                if out[prev].outcome != outcome {
-                    conflicted.push(step);
+                // A second reading of one measurement that says it settles
+                // the first is what it came to ("12600... meter was on mV,
+                // so 12.6", "60 on the cheap meter but the fluke says 117");
+                // two readings side by side ("12.4 V, again 0 V") are not.
+                if quantity.is_some()
+                    && out[prev].quantity.is_some()
+                    && (SETTLES.is_match(clause) || understand::is_correction(text))
+                {
                     out.remove(prev);
+                } else {
+                    if out[prev].outcome != outcome {
+                        conflicted.push(step);
+                        out.remove(prev);
+                    }
+                    continue;
                 }
-                continue;
             }
             if conflicted.contains(&step) {
                 continue;

@@ -68,7 +68,7 @@ patterns!(
 );
 patterns!(
     NO,
-    r"\b(has |have |got |shows? |with )?continuity (to|with) (the )?(chassis|frame|ground|gnd|case|shell|housing)\b|\b(short(ed)?|grounded) to\b|^\s*(n|no|nope|nah|negative|нет|не)\b|\b(blown|open|bad|dead|burnt|burned|failed|no continuity|not (ok|good|intact|working|present)|does ?n.?t work|out of spec|no power|nothing)\b|\b(quemado|fundido|abierto|no funciona|sin continuidad|no sirve|malo)\b|\b(сгорел\w*|перегорел\w*|обрыв\w*|не работает|нет цепи|нет питания|неисправ\w*|вздут\w*)\b"
+    r"\b(has |have |got |shows? |with )?continuity (to|with) (the )?(chassis|frame|ground|gnd|case|shell|housing)\b|\b(short(ed)?|grounded) to\b|^\s*(n|no|nope|nah|negative|нет|не)\b|\b(blown|open|bad|dead|burnt|burned|failed|no continuity|nada|not even a \w+|nothing at all|not (ok|good|intact|working|present)|does ?n.?t work|out of spec|no power|nothing)\b|\b(quemado|fundido|abierto|no funciona|sin continuidad|no sirve|malo)\b|\b(сгорел\w*|перегорел\w*|обрыв\w*|не работает|нет цепи|нет питания|неисправ\w*|вздут\w*)\b"
 );
 
 patterns!(
@@ -97,7 +97,7 @@ patterns!(
 );
 patterns!(
     DISPUTE,
-    r"\b(are you sure|that'?s not (it|right)|can'?t be|doesn'?t make sense|not convinced|i doubt|no way)\b|\b(est[aá]s seguro|no puede ser|no es eso)\b|\b(ты уверен|вы уверены|не может быть|не то|это не так)\b"
+    r"\b(are you sure|you sure|u sure|that'?s not (it|right)|can'?t be|doesn'?t make sense|not convinced|i doubt|no way|i don'?t think (it'?s|its|that'?s|so)|(it|that|this) (went in|was (just )?(replaced|installed|changed)) (yesterday|last|this|a (week|month|year))|(it'?s|its) (brand )?new)\b|\b(est[aá]s seguro|seguro que|no puede ser|no es eso|no creo|(lo|la) (cambiaron|pusieron|instalaron) hace)\b|\b(ты уверен|вы уверены|уверен\?|не может быть|не то|это не так|не думаю|только что (поставил|поменял|заменил)|недавно (поставил|поменял|заменил|меняли))\b"
 );
 patterns!(
     FOUND,
@@ -205,6 +205,9 @@ pub struct Phrases {
     pub stated_pending: &'static str,
     /// A stated cause has no catalog labor: how to give the hours.
     pub stated_labor: &'static str,
+    /// The cause would rest on checks that could not be verified.
+    pub cannot_conclude: &'static str,
+    pub escalated: &'static str,
     /// The hour abbreviation in labor lines.
     pub hr: &'static str,
 }
@@ -267,6 +270,8 @@ static EN: Phrases = Phrases {
     stated_cause: "Cause, in your words",
     stated_correction: "Correction",
     stated_pending: "Repair of the stated cause, then verify operation.",
+    cannot_conclude: "I can't name a cause: it would rest on checks that were not verified",
+    escalated: "Escalated to a senior technician; verify those checks to go on",
     stated_labor: "No catalog labor for this cause: give the hours (\"make it 1.5\") or ask for the report.",
     hr: "hr",
 };
@@ -322,6 +327,8 @@ static ES: Phrases = Phrases {
     stated_cause: "Causa, en sus palabras",
     stated_correction: "Corrección",
     stated_pending: "Reparar la causa indicada y verificar el funcionamiento.",
+    cannot_conclude: "No puedo indicar una causa: dependería de revisiones no verificadas",
+    escalated: "Escalado a un técnico sénior; verifique esas revisiones para continuar",
     stated_labor: "Esta causa no tiene mano de obra en el catálogo: indique las horas (\"ponle 1.5\") o pida el reporte.",
     hr: "h",
 };
@@ -376,6 +383,8 @@ static RU: Phrases = Phrases {
     stated_cause: "Причина, с ваших слов",
     stated_correction: "Устранение",
     stated_pending: "Устранить указанную причину и проверить работу.",
+    cannot_conclude: "Не могу назвать причину: она опиралась бы на непроверенные проверки",
+    escalated: "Передано старшему технику; проверьте эти пункты, чтобы продолжить",
     stated_labor: "Для этой причины нет нормы в каталоге: укажите часы (\"поставь 1.5\") или попросите отчёт.",
     hr: "ч",
 };

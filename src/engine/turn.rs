@@ -93,6 +93,9 @@ pub struct TurnOutcome {
 struct Walk {
     active: Option<usize>,
     finding: Option<usize>,
+    /// The unverified check a finding would have rested on: the walk stops
+    /// short of a conclusion it cannot stand behind.
+    blocked_by: Option<usize>,
 }
 
 #[derive(Debug)]
@@ -489,6 +492,7 @@ impl<'a> Turn<'a> {
                     return Walk {
                         active: None,
                         finding: Some(i),
+                        blocked_by: None,
                     };
                 }
             }
@@ -513,32 +517,46 @@ impl<'a> Turn<'a> {
             .unwrap_or(0);
         let mut at = start.unwrap_or(Target::Step(symptom_start));
         let mut seen = std::collections::HashSet::new();
+        let mut via_unverified: Option<usize> = None;
         loop {
             match at {
                 Target::Finding(f) => {
+                    // Unverified means unknown: a finding never rests on a
+                    // check nobody could make.
+                    if let Some(step) = via_unverified {
+                        return Walk {
+                            active: None,
+                            finding: None,
+                            blocked_by: Some(step),
+                        };
+                    }
                     return Walk {
                         active: None,
                         finding: Some(f),
-                    }
+                        blocked_by: None,
+                    };
                 }
                 Target::Step(i) => {
                     if !seen.insert(i) {
                         return Walk {
                             active: None,
                             finding: None,
+                            blocked_by: None,
                         };
                     }
-                    let answer = current
-                        .iter()
-                        .rev()
-                        .find(|f| f.subject == p.steps[i].id)
-                        .and_then(|f| f.outcome.as_deref());
-                    match answer.and_then(|o| p.steps[i].outcome(o)) {
-                        Some(o) => at = o.target,
+                    let answer = current.iter().rev().find(|f| f.subject == p.steps[i].id);
+                    match answer.and_then(|f| p.steps[i].outcome(f.outcome.as_deref()?)) {
+                        Some(o) => {
+                            via_unverified = answer
+                                .is_some_and(|f| f.source == FactSource::Inference)
+                                .then_some(i);
+                            at = o.target;
+                        }
                         None => {
                             return Walk {
                                 active: Some(i),
                                 finding: None,
+                                blocked_by: None,
                             }
                         }
                     }
@@ -710,6 +728,9 @@ impl<'a> Turn<'a> {
         loop {
             self.sync_walk_state(p, &walk);
             let Some(i) = walk.active else {
+                if walk.finding.is_none() {
+                    return self.cannot_conclude(p, walk.blocked_by, &lead);
+                }
                 // Reached a finding while skipping unverified steps.
                 let (_, _, reply) = self.terminal(
                     p,
@@ -727,6 +748,48 @@ impl<'a> Turn<'a> {
             lead = format!("{lead} {}", l.unverified).trim().to_string();
             self.mark_unverified(step);
             walk = self.walk(p);
+        }
+    }
+
+    /// The walk cannot reach a finding it can stand behind (the one ahead
+    /// rests on a check that could not be verified): the session goes to a
+    /// senior technician, with the reason, instead of a guessed cause.
+    fn cannot_conclude(&mut self, p: &Procedure, blocked_by: Option<usize>, lead: &str) -> Reply {
+        let lang = self.lang();
+        let l = phrases(&lang);
+        let unverified: Vec<&str> = self
+            .st
+            .open_steps
+            .iter()
+            .filter_map(|s| p.step(s))
+            .map(|s| s.label.get(&lang))
+            .collect();
+        let reason = match blocked_by {
+            Some(i) => format!(
+                "cause not isolated: {} not verified",
+                p.steps[i].label.get("en")
+            ),
+            None => "cause not isolated: the procedure has no further check".to_string(),
+        };
+        self.st.escalation.escalated = true;
+        self.st.escalation.reason = Some(reason.clone());
+        self.st.active_step = None;
+        self.st.hypotheses.clear();
+        self.trace.push(format!("escalated: {reason}"));
+        let mut text = lead.trim().to_string();
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(l.cannot_conclude);
+        if !unverified.is_empty() {
+            text.push_str(&format!(" ({})", unverified.join(", ")));
+        }
+        text.push_str(&format!(". {}", l.escalated));
+        Reply {
+            kind: ReplyKind::Answer,
+            text,
+            step_id: None,
+            citations: vec![],
         }
     }
 
@@ -991,6 +1054,7 @@ impl<'a> Turn<'a> {
         let walk = Walk {
             active: None,
             finding: Some(f),
+            blocked_by: None,
         };
         self.terminal(p, walk, "MAIN_DIAGNOSTIC", TransitionId::D4Terminal, lead)
     }

@@ -37,11 +37,18 @@ pattern!(
     r"^\s*(let me|lemme|let'?s see|i'?ll|i will|gonna|going to|about to|pulling|setting|checking|looking|grabbing|getting|heading|hold on|hang on|one (sec|second|min|minute)|a (sec|second|min|minute)|sec\b|gimme|give me a|wait|brb|found it|got it|on it|be right|working on it|d[eé]jame|dejeme|d[eé]jeme|ahi voy|ahí voy|voy a|voy\b|espera|espere|espero|un momento|un segundo|ahorita|ya voy|dame un|déjame|сейчас|щас|ща\b|жду|погоди|подожди|минут|секунд|пойду|гляну|посмотрю|проверю|иду|счас)"
 );
 
+// An action under way or about to be: "pulling …", "teeing in …",
+// "voy a …", "destapando …", "ya lo vi, le pongo …", "сейчас сниму".
+pattern!(
+    DOING,
+    r"^\s*(\w+ing\b|i'?m \w+ing\b|(i'?ll|i will|gonna|going to|about to|let me|lemme) \w+|(ya )?(lo|la) (vi|veo|encontr[eé])|voy a|vamos a|le (pongo|pego|conecto|meto)|lo (abro|quito|saco|reviso|checo)|\w+(ando|iendo)\b|ah[ií] est[aá]|сейчас|щас|ща\b|пойду|иду|сниму|сейчас \w+)"
+);
+
 // "I couldn't check that": no tool, no access, no time. A clause saying so
 // answers nothing, even with "no" in it ("no gauges on me").
 pattern!(
     CANNOT_CHECK,
-    r"\b(can'?t|cant|cannot|couldn'?t|could not|unable to|didn'?t (get to|check|have time)|did not (get to|check)|haven'?t (checked|got to|gotten to)|not able to)\b|\bno (way to (check|test|tell|reach)|access|time)\b|\b(no|don'?t have|didn'?t bring|without) (a |an |my |the |any )?(\w+ )?(gauges?|meter|multi-?meter|dmm|tester|test light|clamp|amp clamp|clamp meter|analy[sz]er|manometer|thermometer|load tester|jumper|ladder|key|scope)s?\b|\bno (lo |la |le |los )?(pude|puedo|alcanzo|alcanc[eé]|llego|llegu[eé]|tuve tiempo|s[eé] c[oó]mo)\b|\bno se puede (medir|probar|revisar|checar|ver)\b|\bno (se )?ve\b|\bno alcanzo a ver\b|\bcan'?t see\b|\bне (видно|вижу|нашел|нашёл|найти)\b|\b(no tengo|no traigo|no traje|sin)\s+(el |la |un |una |mi )?(man[oó]metro|mult[ií]metro|medidor|tester|probador|pinza|amperim[eé]trica|l[aá]mpara de prueba|puente|term[oó]metro|escalera|llave|analizador)\w*|\bне (могу|смог|смогу|успел|получилось|получается|добрался|доберусь|достать|достаю|дотянуться)\b|\bнет (с собой |под рукой )?(тестера|мультиметра|манометра|клещей|прибора|контрольки|термометра|лестницы|ключа|перемычки)\b|\bне чем (мерить|проверить|померить)\b|\bнечем (мерить|проверить|померить)\b"
+    r"\b(can'?t|cant|cannot|couldn'?t|could not|unable to|didn'?t (get to|check|have time)|did not (get to|check)|haven'?t (checked|got to|gotten to)|not able to)\b|\bno (way to (check|test|tell|reach)|(\w+ )?access|time)\b|\b(ladder|lift)('?s| is) (broke|broken|out)\b|\b(raining|pouring)\b|\b(no|don'?t have|didn'?t bring|without) (a |an |my |the |any )?(\w+ )?(gauges?|meter|multi-?meter|dmm|tester|test light|clamp|amp clamp|clamp meter|analy[sz]er|manometer|thermometer|pyrometer|ir gun|load tester|jumper|ladder|key|scope)s?\b|\bno (lo |la |le |los )?(pude|puedo|alcanzo|alcanc[eé]|llego|llegu[eé]|tuve tiempo|s[eé] c[oó]mo)\b|\bno se puede (medir|probar|revisar|checar|ver)\b|\bno (se )?ve\b|\bno alcanzo a ver\b|\bcan'?t see\b|\bне (видно|вижу|нашел|нашёл|найти)\b|\b(no tengo|no traigo|no traje|sin)\s+(el |la |un |una |mi )?(man[oó]metro|mult[ií]metro|medidor|tester|probador|pinza|amperim[eé]trica|l[aá]mpara de prueba|puente|term[oó]metro|pir[oó]metro|escalera|llave|analizador)\w*|\bне (могу|смог|смогу|успел|получилось|получается|добрался|доберусь|достать|достаю|дотянуться)\b|\bнет (с собой |под рукой )?(тестера|мультиметра|манометра|клещей|прибора|контрольки|термометра|пирометра|лестницы|ключа|перемычки)\b|\b(тестера|мультиметра|манометра|клещей|прибора|термометра|пирометра) (с собой |под рукой )?нет\b|\bне чем (мерить|проверить|померить)\b|\bнечем (мерить|проверить|померить)\b"
 );
 
 // "No wait", "scratch that", "my bad": the message corrects an earlier one.
@@ -87,7 +94,13 @@ pub fn is_ack(text: &str) -> bool {
     }
     // A stall is short: "found it. flare nut was loose" goes on to say something.
     let words = rest.split_whitespace().count();
-    words <= 6 && STALL.is_match(rest) && super::units::find_quantities(rest).is_empty()
+    let led = rest.len() < t.len();
+    let stall = (words <= 6 && STALL.is_match(rest))
+        // "ok pulling the speed switch to get at the fuse", "ok, voy a
+        // desconectar el motor": after an acknowledgment, an action under
+        // way is still no result.
+        || (led && words <= 12 && DOING.is_match(rest));
+    stall && super::units::find_quantities(rest).is_empty()
 }
 
 /// The clause says the technician could not check (and so states nothing).

@@ -134,7 +134,7 @@ static QUANTITY: LazyLock<Regex> = LazyLock::new(|| {
             °\s?[fc] | deg(?:rees)?\s?[fc] |
             (?:градус\w*|град\.?)\s+(?:по\s+)?цельси\w* | grados?\s+(?:cent[ií]grados?|celsius) |
             grados?\s+fahrenheit | degrees?\s+(?:celsius|fahrenheit) | deg(?:rees?|s)?\b | grados? | градус\w* | ° |
-            psi | bars? | бар\w* |
+            psi | m\s?bar | мбар | bars? | бар\w* | w\.?c\b\.? |
             (?:in\.?|inch(?:es)?|"|″)\s?(?:of\s)?(?:wc|w\.c\.?|water\scolumn) | iwc |
             hz | гц |
             % |
@@ -155,6 +155,7 @@ pub fn find_quantities(text: &str) -> Vec<Found> {
         let unit_norm = normalize_unit_text(&unit_raw);
         let (unit_norm, scale) = match unit_norm.as_str() {
             "ma" => ("a".to_string(), 0.001),
+            "mbar" | "m bar" | "мбар" => ("inwc".to_string(), 0.401865),
             u if u.starts_with("bar") || u.starts_with("бар") => ("psi".to_string(), 14.5038),
             "mv" => ("v".to_string(), 0.001),
             u if u.starts_with('k') || u == "ком" => ("ohm".to_string(), 1000.0),
@@ -295,6 +296,11 @@ mod tests {
         assert_eq!(q("24 C outside"), vec![(24.0, Unit::Celsius)]);
         assert_eq!(q("45 mA"), vec![(0.045, Unit::Amp)]);
         assert_eq!(q("like .3 v"), vec![(0.3, Unit::Volt)]);
+        assert_eq!(q("9.5wc burner lit"), vec![(9.5, Unit::InWc)]);
+        let mbar = q("на манометре 27 мбар");
+        assert_eq!(mbar.len(), 1);
+        assert_eq!(mbar[0].1, Unit::InWc);
+        assert!((mbar[0].0 - 10.85).abs() < 0.01);
         assert_eq!(q("давление 3 бара"), vec![(3.0 * 14.5038, Unit::Psi)]);
         assert_eq!(q("1.2k ohm"), vec![(1200.0, Unit::Ohm)]);
         assert_eq!(q("в морозилке −18 °C"), vec![(-18.0, Unit::Celsius)]);
