@@ -64,7 +64,7 @@ macro_rules! patterns {
 // or to a step whose subject the clause names).
 patterns!(
     YES,
-    r"^\s*(y|ya|yes|yep|yeah|yup|sure|correct|ok(ay)?|good|fine|intact|works?|working|passed?|present|closed|continuity|s[ií]|bien|correcto|funciona|да|ага|есть|норм\w*|исправ\w*|цел\w*|работает)\b|\b(is |are |looks? |tests? |checks? (out )?)?(ok(ay)?|good|fine|intact|in spec|within spec|normal)\b|\b(has|have|got|shows?) continuity\b|\b(está|esta|están|estan) bien\b|\b(в норме|исправ\w*|цел\w*)\b"
+    r"^\s*(y|ya|yes|yep|yeah|yup|sure|correct|ok(ay)?|good|fine|intact|works?|working|passed?|present|closed|continuity|s[ií]|bien|correcto|funciona|да|ага|есть|норм\w*|исправ\w*|цел\w*|работает)\b|\b(is |are |looks? |tests? |checks? (out )?)?(ok(ay)?|good|fine|intact|in spec|within spec|normal)\b|\b(has|have|got|shows?) continuity\b|\b(está|esta|están|estan) bien\b|\bbien\b|\b(в норме|исправ\w*|цел\w*)\b"
 );
 patterns!(
     NO,

@@ -671,7 +671,8 @@ impl<'a> Turn<'a> {
                         .map(|s| format!(", {s}"))
                         .unwrap_or_default();
                     format!(
-                        "{} {} ({judgement}{spec})",
+                        "{}: {} {} ({judgement}{spec})",
+                        step.label.get(&self.lang()),
                         fmt_num(q.value),
                         q.unit.symbol()
                     )
