@@ -22,6 +22,10 @@ struct Scenario {
     scenario: String,
     #[serde(default)]
     language: Option<String>,
+    /// The complaint the writer typed when opening the session (default:
+    /// the scenario's description, which names no symptom on purpose).
+    #[serde(default)]
+    complaint: Option<String>,
     /// The session's status in the session list after the last turn.
     #[serde(default)]
     final_status: Option<String>,
@@ -252,7 +256,10 @@ fn conversation_scenarios() {
             let mut desk = Desk::open(tmp.path()).await.unwrap();
             let session = desk
                 .new_session(NewSession {
-                    complaint: format!("scenario: {}", scenario.scenario),
+                    complaint: scenario
+                        .complaint
+                        .clone()
+                        .unwrap_or_else(|| format!("scenario: {}", scenario.scenario)),
                     language: scenario.language.clone(),
                     ..Default::default()
                 })

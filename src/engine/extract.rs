@@ -326,10 +326,21 @@ pub fn step_answers(
             .filter(|(i, _)| in_scope.as_ref().is_none_or(|r| r[*i]) || Some(*i) == active)
             .filter_map(|(i, s)| s.subject.longest_match(clause).map(|len| (len, i)))
             .collect();
-        // The step being asked wins when the clause names it; otherwise the
-        // most specific (longest) subject match.
+        // The step whose part the clause names most fully wins ("предохранитель
+        // в панели" is the panel fuse even while the fan fuse is asked); then
+        // the step being asked; then the most specific subject.
+        let part = |i: usize| {
+            proc.steps[i]
+                .component
+                .and_then(|c| proc.components[c].names.longest_match(clause))
+                .unwrap_or(0)
+        };
         named.sort_by_key(|&(len, i)| {
-            (std::cmp::Reverse(Some(i) == active), std::cmp::Reverse(len))
+            (
+                std::cmp::Reverse(part(i)),
+                std::cmp::Reverse(Some(i) == active),
+                std::cmp::Reverse(len),
+            )
         });
         let mut answered = None;
         for (_, i) in &named {

@@ -195,7 +195,8 @@ pub struct Phrases {
     pub evidence: &'static str,
     /// Before one way to check the concluded component again.
     pub check_it: &'static str,
-    pub corrected: &'static str,
+    /// Before what a corrected fact said until now.
+    pub was: &'static str,
     /// Before a second complaint's line, queued for after this one.
     pub complaint_queued: &'static str,
     /// Before a cause the technician stated in their own words.
@@ -265,7 +266,7 @@ static EN: Phrases = Phrases {
     take_your_time: "Take your time. When you have it",
     evidence: "What the conclusion rests on",
     check_it: "To check it yourself",
-    corrected: "Corrected",
+    was: "was",
     complaint_queued: "Second complaint noted; we take it once this one is written up",
     stated_cause: "Cause, in your words",
     stated_correction: "Correction",
@@ -322,7 +323,7 @@ static ES: Phrases = Phrases {
     take_your_time: "Sin prisa. Cuando lo tenga",
     evidence: "En qué se basa la conclusión",
     check_it: "Para comprobarlo usted mismo",
-    corrected: "Corregido",
+    was: "antes",
     complaint_queued: "Anoto la segunda queja; la vemos cuando terminemos el reporte de esta",
     stated_cause: "Causa, en sus palabras",
     stated_correction: "Corrección",
@@ -378,7 +379,7 @@ static RU: Phrases = Phrases {
     take_your_time: "Не спешите. Когда будет результат",
     evidence: "На чём основан вывод",
     check_it: "Как проверить самому",
-    corrected: "Исправлено",
+    was: "было",
     complaint_queued: "Вторую жалобу записал; займёмся ею, когда закроем отчёт по этой",
     stated_cause: "Причина, с ваших слов",
     stated_correction: "Устранение",

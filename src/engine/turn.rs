@@ -369,6 +369,20 @@ impl<'a> Turn<'a> {
             let p = &self.engine.catalog.procedures[pi];
             return self.root_entry(p, si);
         }
+        // The complaint the writer typed when opening the session opens its
+        // diagnosis: the technician's first notes answer its steps and are
+        // never a retyping of the complaint.
+        if let Some((pi, si)) = self
+            .ctx
+            .complaint
+            .as_deref()
+            .and_then(|c| self.symptom_named(c, None))
+        {
+            let p = &self.engine.catalog.procedures[pi];
+            self.trace
+                .push("the session's complaint opens the diagnosis".into());
+            return self.root_entry(p, si);
+        }
         if lexicon::BILLING.is_match(&text) {
             return self.boundary("BILLING", phrases(&self.lang()).boundary_billing);
         }
@@ -639,7 +653,7 @@ impl<'a> Turn<'a> {
                 ),
                 outcome: Some(a.outcome.clone()),
             });
-            if let Some((old_id, old_outcome)) = old {
+            if let Some((old_id, old_outcome)) = old.clone() {
                 self.supersede(&old_id, &id);
                 if old_outcome.as_deref() != Some(a.outcome.as_str()) {
                     self.st.contradictions.push(format!(
@@ -691,6 +705,20 @@ impl<'a> Turn<'a> {
                         _ => l.in_spec,
                     }
                 ),
+            };
+            // "No wait, the fuse was blown": say what the correction changed.
+            let shown = match &old {
+                Some((_, Some(was))) if was != &a.outcome => {
+                    let was = match (step.kind, was.as_str()) {
+                        (StepKind::YesNo, "yes") => l.yes,
+                        (StepKind::YesNo, _) => l.no,
+                        (_, "low") => l.low,
+                        (_, "high") => l.high,
+                        _ => l.in_spec,
+                    };
+                    format!("{} ({}: {was})", shown, l.was)
+                }
+                _ => shown,
             };
             noted.push(shown);
             if a.signal {
