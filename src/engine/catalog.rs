@@ -93,9 +93,22 @@ struct StepDef {
     max: Option<f64>,
     /// Optional here so that a step without one is reported by its id.
     label: Option<Spanned<Text>>,
+    rated: Option<Spanned<RatedDef>>,
     subject: Spanned<PatternsDef>,
     question: Spanned<Text>,
     outcome: Spanned<BTreeMap<String, OutcomeDef>>,
+}
+
+/// A yes/no step answered by comparing a reading with the part's own
+/// rating ("cap reads 8 µF, rated 35"): `within` is the outcome when the
+/// reading is within `tolerance` percent of the rating, `outside` otherwise.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RatedDef {
+    unit: String,
+    tolerance: f64,
+    within: String,
+    outside: String,
 }
 
 #[derive(Deserialize)]
@@ -268,8 +281,30 @@ pub struct Outcome {
 }
 
 #[derive(Debug, Clone)]
+pub struct Rated {
+    pub unit: Unit,
+    /// Percent either side of the rating.
+    pub tolerance: f64,
+    pub within: String,
+    pub outside: String,
+}
+
+impl Rated {
+    /// The outcome a reading gives against a rating.
+    pub fn judge(&self, reading: f64, rating: f64) -> &str {
+        if rating > 0.0 && (reading - rating).abs() <= rating * self.tolerance / 100.0 + 1e-9 {
+            &self.within
+        } else {
+            &self.outside
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
 pub struct Step {
     pub id: String,
+    /// Answered by comparing a reading with the part's rating.
+    pub rated: Option<Rated>,
     pub component: Option<usize>,
     pub kind: StepKind,
     pub unit: Option<Unit>,
@@ -904,6 +939,38 @@ fn compile(file: &str, text: &str, check: SyntaxCheck) -> Result<Procedure, Cata
             );
         };
         let label = ctx.localized(label, &format!("{what} label"))?;
+        let rated = match &s.rated {
+            None => None,
+            Some(r) => {
+                let d = r.get_ref();
+                let Some(unit) = Unit::parse(&d.unit) else {
+                    return ctx.err(
+                        r.span(),
+                        format!("{what}: rated: unknown unit `{}`", d.unit),
+                    );
+                };
+                for o in [&d.within, &d.outside] {
+                    if !s.outcome.get_ref().contains_key(o) {
+                        return ctx.err(r.span(), format!("{what}: rated: no outcome `{o}`"));
+                    }
+                }
+                if !(d.tolerance > 0.0 && d.tolerance < 100.0) {
+                    return ctx.err(
+                        r.span(),
+                        format!(
+                            "{what}: rated: tolerance {} is not a percentage above 0",
+                            d.tolerance
+                        ),
+                    );
+                }
+                Some(Rated {
+                    unit,
+                    tolerance: d.tolerance,
+                    within: d.within.clone(),
+                    outside: d.outside.clone(),
+                })
+            }
+        };
         let mut outcomes = Vec::new();
         for (name, o) in s.outcome.get_ref() {
             if !allowed.contains(&name.as_str()) {
@@ -929,6 +996,7 @@ fn compile(file: &str, text: &str, check: SyntaxCheck) -> Result<Procedure, Cata
         }
         steps.push(Step {
             id,
+            rated,
             component: component_ref(&s.component)?,
             kind,
             unit,

@@ -298,8 +298,11 @@ pub fn step_answers(
     let could_not_check = parts
         .iter()
         .any(|c| lexicon::UNSURE.is_match(c) || understand::cannot_check(c));
-    let mut out: Vec<StepAnswer> = Vec::new();
-    let mut conflicted: Vec<usize> = Vec::new();
+    let mut out: Vec<StepAnswer> = rated_answers(proc, active, text, &questions);
+    // A step the rating comparison answered is not read again clause by clause.
+    let mut conflicted: Vec<usize> = out.iter().map(|a| a.step).collect();
+    let mut prev_named: Vec<(usize, usize)> = Vec::new();
+    let mut prev_end = 0;
     for clause in parts {
         let offset = clause.as_ptr() as usize - text.as_ptr() as usize;
         if understand::in_question(&questions, offset) || REJECTED_VALUE.is_match(clause) {
@@ -342,21 +345,36 @@ pub fn step_answers(
                 std::cmp::Reverse(len),
             )
         });
+        // "compressor hums and won't start", "comp just hums, clicks off": a
+        // clause that names nothing, joined to the one before it in the same
+        // sentence, keeps that clause's subject.
+        let same_sentence = !text[prev_end.min(offset)..offset].contains(['.', '!', '?', '\n']);
+        let inherited = named.is_empty()
+            && same_sentence
+            && !prev_named.is_empty()
+            && component_named(proc, clause).is_none();
+        if inherited {
+            named = prev_named.clone();
+        }
+        prev_named = named.clone();
+        prev_end = offset + clause.len();
         let mut answered = None;
         for (_, i) in &named {
+            // An inherited subject answers only by the step's own words or a
+            // reading, never by a generic "no" ("prende pero no calienta").
             if let Some((outcome, q)) = outcome_in(
                 &proc.steps[*i],
                 clause,
                 Some(*i) == active,
                 single,
-                true,
-                true,
+                !inherited,
+                !inherited,
             ) {
                 answered = Some((*i, outcome, q));
                 break;
             }
         }
-        if answered.is_none() && !could_not_check {
+        if answered.is_none() && !could_not_check && !inherited {
             if let Some(a) = active {
                 // A clause naming another step's subject without a result
                 // is not an answer to the active step.
@@ -387,6 +405,9 @@ pub fn step_answers(
             // Two clauses about one step: the same answer counts once;
             // different answers ("fins frosty, absorber warm", "lights, then
             // dies") are not a statement of either, so neither is recorded.
+            if conflicted.contains(&step) {
+                continue;
+            }
             if let Some(prev) = out.iter().position(|a| a.step == step) {
                 // A second reading of one measurement that says it settles
                 // the first is what it came to ("12600... meter was on mV,
@@ -405,9 +426,6 @@ pub fn step_answers(
                     continue;
                 }
             }
-            if conflicted.contains(&step) {
-                continue;
-            }
             out.push(StepAnswer {
                 step,
                 outcome,
@@ -419,6 +437,92 @@ pub fn step_answers(
     }
     out
 }
+
+/// "cap measures 8 µF, rated 35", "39.8 on a 40uf", "кондёр 35 мкф, меряется
+/// 33,9": a reading and the part's rating in one message answer a step that
+/// compares the two (`rated` in the procedure), when the message names the
+/// step or it is the one asked. Which number is which comes from the words
+/// around them; when that is not clear, nothing is recorded.
+fn rated_answers(
+    proc: &Procedure,
+    active: Option<usize>,
+    text: &str,
+    questions: &[(usize, usize)],
+) -> Vec<StepAnswer> {
+    let mut out = Vec::new();
+    for (i, step) in proc.steps.iter().enumerate() {
+        let Some(rated) = &step.rated else { continue };
+        if Some(i) != active && !step.subject.is_match(text) {
+            continue;
+        }
+        let numbers: Vec<(f64, usize, usize)> = NUMBER_TOKEN
+            .find_iter(text)
+            .filter(|m| !understand::in_question(questions, m.start()))
+            .filter_map(|m| {
+                let v = m.as_str().replace(',', ".").parse::<f64>().ok()?;
+                Some((v, m.start(), m.end()))
+            })
+            .collect();
+        let role = |&(_, a, b): &(f64, usize, usize)| {
+            let before: String = text[..a]
+                .chars()
+                .rev()
+                .take(24)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            let after: String = text[b..].chars().take(16).collect();
+            if RATING_BEFORE.is_match(&before) || RATING_AFTER.is_match(&after) {
+                Some(true)
+            } else if READING_BEFORE.is_match(&before) {
+                Some(false)
+            } else {
+                None
+            }
+        };
+        let roles: Vec<Option<bool>> = numbers.iter().map(role).collect();
+        if numbers.len() != 2 {
+            continue;
+        }
+        let (rating, reading) = match (roles[0], roles[1]) {
+            (Some(true), Some(true)) | (Some(false), Some(false)) | (None, None) => continue,
+            (Some(true), _) | (_, Some(false)) => (numbers[0].0, numbers[1].0),
+            (_, Some(true)) | (Some(false), _) => (numbers[1].0, numbers[0].0),
+        };
+        let outcome = rated.judge(reading, rating).to_string();
+        let signal = step.outcome(&outcome).is_some_and(|o| o.signal);
+        out.push(StepAnswer {
+            step: i,
+            outcome,
+            quantity: Some(Quantity {
+                value: reading,
+                unit: rated.unit,
+            }),
+            clause: text.trim().to_string(),
+            signal,
+        });
+    }
+    out
+}
+
+static NUMBER_TOKEN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\d{1,4}(?:[.,]\d{1,3})?").expect("compiles"));
+/// Words before a number that make it the part's rating.
+static RATING_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(rated|rating|nameplate|label says|spec(ed)?|should be|supposed to be|on an?|of an?|it'?s an?|its an?|es de|de|nominal|номинал\w*|по номиналу|должно быть|должен быть|на банке|кондер|кондёр|конденсатор)\s*(is|of|at|:|=)?\s*$")
+        .expect("compiles")
+});
+/// Words after a number that make it the part's rating ("45 rated").
+static RATING_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^\s*(µ|μ|u|mk|мк)?(f|fd|mfd|ф)?\s*(rated|rating|nominal|can|cap\b|номинал)")
+        .expect("compiles")
+});
+/// Words before a number that make it the reading.
+static READING_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(reads?|reading|measures?|measured|shows?|got|getting|meter says|tests? at|marca|mide|da|midi[oó]|меряется|мерит|показывает|намерял|намерил|замерил)\s*(at|about|like|only)?\s*$")
+        .expect("compiles")
+});
 
 /// The clause names a component other than the one `step` checks.
 fn about_other_component(proc: &Procedure, step: &Step, clause: &str) -> bool {
