@@ -524,6 +524,32 @@ static READING_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("compiles")
 });
 
+/// What a message seems to say about the step being asked when it does not
+/// state it plainly ("checked it, looks good I guess"): the outcome its
+/// answer words lean to, to be confirmed by the technician before it is a
+/// fact. `None` for a question, a check not made, or words about another part.
+pub fn tentative(proc: &Procedure, active: Option<usize>, text: &str) -> Option<(usize, String)> {
+    let a = active?;
+    let step = &proc.steps[a];
+    if understand::is_question(text)
+        || understand::is_ack(text)
+        || lexicon::UNSURE.is_match(text)
+        || understand::cannot_check(text)
+        || about_other_component(proc, step, text)
+    {
+        return None;
+    }
+    let yes = generic_polarity(&without_conditions(text), None)?;
+    let outcome = match (step.kind, yes) {
+        (StepKind::YesNo, true) => "yes",
+        (StepKind::YesNo, false) => "no",
+        (StepKind::Measurement, true) => "ok",
+        (StepKind::Measurement, false) => "low",
+    };
+    step.outcome(outcome)?;
+    Some((a, outcome.to_string()))
+}
+
 /// The clause names a component other than the one `step` checks.
 fn about_other_component(proc: &Procedure, step: &Step, clause: &str) -> bool {
     component_named(proc, clause).is_some_and(|c| Some(c) != step.component)

@@ -64,7 +64,7 @@ macro_rules! patterns {
 // or to a step whose subject the clause names).
 patterns!(
     YES,
-    r"^\s*(y|ya|yes|yep|yeah|yup|sure|correct|ok(ay)?|good|fine|intact|works?|working|passed?|present|closed|continuity|s[ií]|bien|correcto|funciona|да|ага|есть|норм\w*|исправ\w*|цел\w*|работает)\b|\b(is |are |looks? |tests? |checks? (out )?)?(ok(ay)?|good|fine|intact|in spec|within spec|normal)\b|\b(has|have|got|shows?) continuity\b|\b(está|esta|están|estan) bien\b|\bbien\b|\b(в норме|исправ\w*|цел\w*)\b"
+    r"^\s*(y|ya|yes|yep|yeah|yup|sure|correct|ok(ay)?|good|fine|intact|works?|working|passed?|present|closed|continuity|s[ií]|bien|correcto|funciona|да|ага|есть|норм\w*|исправ\w*|цел\w*|работает)\b|\b(is |are |looks? |tests? |checks? (out )?)?(ok(ay)?|good|fine|intact|in spec|within spec|normal)\b|\b(has|have|got|shows?) continuity\b|\b(está|esta|están|estan) bien\b|\bbien\b|\b(в норме|исправ\w*|цел\w*|нормально|норм)\b"
 );
 patterns!(
     NO,
@@ -206,6 +206,8 @@ pub struct Phrases {
     pub stated_pending: &'static str,
     /// A stated cause has no catalog labor: how to give the hours.
     pub stated_labor: &'static str,
+    /// Before a tentative answer to confirm ("So: panel fuse: yes?").
+    pub so: &'static str,
     /// The cause would rest on checks that could not be verified.
     pub cannot_conclude: &'static str,
     pub escalated: &'static str,
@@ -271,6 +273,7 @@ static EN: Phrases = Phrases {
     stated_cause: "Cause, in your words",
     stated_correction: "Correction",
     stated_pending: "Repair of the stated cause, then verify operation.",
+    so: "Just to be sure:",
     cannot_conclude: "I can't name a cause: it would rest on checks that were not verified",
     escalated: "Escalated to a senior technician; verify those checks to go on",
     stated_labor: "No catalog labor for this cause: give the hours (\"make it 1.5\") or ask for the report.",
@@ -328,6 +331,7 @@ static ES: Phrases = Phrases {
     stated_cause: "Causa, en sus palabras",
     stated_correction: "Corrección",
     stated_pending: "Reparar la causa indicada y verificar el funcionamiento.",
+    so: "Para confirmar:",
     cannot_conclude: "No puedo indicar una causa: dependería de revisiones no verificadas",
     escalated: "Escalado a un técnico sénior; verifique esas revisiones para continuar",
     stated_labor: "Esta causa no tiene mano de obra en el catálogo: indique las horas (\"ponle 1.5\") o pida el reporte.",
@@ -384,6 +388,7 @@ static RU: Phrases = Phrases {
     stated_cause: "Причина, с ваших слов",
     stated_correction: "Устранение",
     stated_pending: "Устранить указанную причину и проверить работу.",
+    so: "Уточню:",
     cannot_conclude: "Не могу назвать причину: она опиралась бы на непроверенные проверки",
     escalated: "Передано старшему технику; проверьте эти пункты, чтобы продолжить",
     stated_labor: "Для этой причины нет нормы в каталоге: укажите часы (\"поставь 1.5\") или попросите отчёт.",

@@ -108,6 +108,14 @@ pub struct Isolation {
     pub stated: Option<StatedCause>,
 }
 
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PendingConfirmation {
+    pub step: String,
+    pub outcome: String,
+    /// The words the tentative answer came from.
+    pub text: String,
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct StatedCause {
     pub cause: String,
@@ -209,6 +217,10 @@ pub struct SessionState {
     /// The technician's own wording for the report's 3C paragraphs.
     #[serde(skip_serializing_if = "super::report::ReportEdits::is_empty")]
     pub report_edits: super::report::ReportEdits,
+    /// An answer the engine asked the technician to confirm ("So the panel
+    /// fuse is OK?"): recorded only on a yes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pending_confirmation: Option<PendingConfirmation>,
     /// Further complaints of this visit ("also the water heater won't
     /// light"), as `system:symptom`, each diagnosed after the current one.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -243,6 +255,7 @@ impl Default for SessionState {
             lanes: serde_json::Map::new(),
             report_edits: Default::default(),
             queued_complaints: Vec::new(),
+            pending_confirmation: None,
         }
     }
 }

@@ -19,8 +19,8 @@ use super::lexicon::{self, phrases};
 use super::registry::TransitionId;
 use super::report::{self, PhotoRef, ReportInput};
 use super::state::{
-    AgentAction, Fact, FactKind, FactSource, LaborStatus, Mode, SessionState, StatedCause, Submode,
-    TopicFrame,
+    AgentAction, Fact, FactKind, FactSource, LaborStatus, Mode, PendingConfirmation, SessionState,
+    StatedCause, Submode, TopicFrame,
 };
 use super::understand;
 
@@ -278,6 +278,11 @@ impl<'a> Turn<'a> {
             && lexicon::RESUME.is_match(&text)
         {
             return self.resume(proc);
+        }
+        if self.st.pending_confirmation.is_some() {
+            if let Some(done) = self.confirmation_reply(proc) {
+                return done;
+            }
         }
         if lexicon::NEW_SYSTEM.is_match(&text) {
             if let Some((pi, si)) = self.symptom_named(&text, Some(&proc.system)) {
@@ -892,6 +897,9 @@ impl<'a> Turn<'a> {
             return self.stated_cause(p, false);
         }
         if answers.is_empty() && evidence.is_none() {
+            if let Some((step, outcome)) = extract::tentative(p, active, &text) {
+                return self.confirm(p, step, outcome);
+            }
             let unsure = extract::clauses(&text)
                 .iter()
                 .any(|c| lexicon::UNSURE.is_match(c) || understand::cannot_check(c));
@@ -1569,6 +1577,103 @@ impl<'a> Turn<'a> {
                 citations: vec![format!("procedure:{}#component:{}", p.system, c.id)],
             },
         )
+    }
+
+    /// Not sure what the message says about the step: one short question
+    /// ("So: panel fuse — yes?") instead of a guess. Nothing is recorded
+    /// until the technician says yes.
+    fn confirm(
+        &mut self,
+        p: &'a Procedure,
+        step: usize,
+        outcome: String,
+    ) -> (&'static str, TransitionId, Reply) {
+        let lang = self.lang();
+        let l = phrases(&lang);
+        let s = &p.steps[step];
+        let said = match (s.kind, outcome.as_str()) {
+            (StepKind::YesNo, "yes") => l.yes,
+            (StepKind::YesNo, _) => l.no,
+            (_, "low") => l.low,
+            (_, "high") => l.high,
+            _ => l.in_spec,
+        };
+        self.st.pending_confirmation = Some(PendingConfirmation {
+            step: s.id.clone(),
+            outcome,
+            text: self.text.clone(),
+        });
+        self.trace.push(format!(
+            "not sure: asked to confirm {} before recording it",
+            s.id
+        ));
+        (
+            "CONFIRM",
+            TransitionId::D8Fallback,
+            Reply {
+                kind: ReplyKind::Clarification,
+                text: format!("{} {}: {said}?", l.so, s.label.get(&lang)),
+                step_id: Some(s.id.clone()),
+                citations: vec![],
+            },
+        )
+    }
+
+    /// The answer to "So: panel fuse — yes?": a yes records the tentative
+    /// answer; a no drops it and restates the step; anything else is read
+    /// as a new message.
+    fn confirmation_reply(
+        &mut self,
+        p: &'a Procedure,
+    ) -> Option<(&'static str, TransitionId, Reply)> {
+        let pending = self.st.pending_confirmation.take()?;
+        let t = self.text.trim();
+        let short = t.split_whitespace().count() <= 3;
+        let yes = short && lexicon::YES.is_match(t) && !lexicon::NO.is_match(t);
+        let no = short && lexicon::NO.is_match(t) && !lexicon::YES.is_match(t);
+        let i = p.step_index(&pending.step)?;
+        if yes {
+            let answer = StepAnswer {
+                step: i,
+                outcome: pending.outcome.clone(),
+                quantity: None,
+                clause: format!("{} ({t})", pending.text),
+                signal: p.steps[i]
+                    .outcome(&pending.outcome)
+                    .is_some_and(|o| o.signal),
+            };
+            self.trace
+                .push(format!("confirmed: {} = {}", pending.step, pending.outcome));
+            let noted = self.apply_answers(p, &[answer]);
+            let walk = self.walk(p);
+            if walk.finding.is_some() {
+                return Some(self.terminal(
+                    p,
+                    walk,
+                    "CONFIRMATION",
+                    TransitionId::D4Terminal,
+                    noted,
+                ));
+            }
+            let reply = self.ask_next(p, walk, &noted);
+            let transition = if reply.kind == ReplyKind::Question {
+                TransitionId::D1StepAnswer
+            } else {
+                TransitionId::D4Terminal
+            };
+            return Some(("CONFIRMATION", transition, reply));
+        }
+        if no {
+            self.trace
+                .push(format!("not confirmed: {} stays open", pending.step));
+            let step = &p.steps[i];
+            return Some((
+                "CONFIRMATION",
+                TransitionId::D1StepAnswer,
+                self.step_reply(step, ""),
+            ));
+        }
+        None
     }
 
     /// "Switch to Spanish please": every later reply is in that language.
