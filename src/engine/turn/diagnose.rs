@@ -1,0 +1,304 @@
+//! Step answers (D1), isolation (D4), repairs and causes the technician
+//! states in their own words, and the report (D7).
+
+use super::*;
+
+impl<'a> Turn<'a> {
+    pub(super) fn diagnostic(
+        &mut self,
+        p: &'a Procedure,
+        intent: &'static str,
+    ) -> (&'static str, TransitionId, Reply) {
+        let text = self.text.clone();
+        let active = self.active_index(p);
+        if extract::states_repair(&text) {
+            self.trace.push(
+                "a repair with no catalog finding: its readings describe the fixed unit".into(),
+            );
+            return self.stated_cause(p, true);
+        }
+        let answers = self.step_answers(p, active, &text);
+        let evidence = extract::evidence(p, &text);
+        if answers.is_empty() && evidence.is_none() && lexicon::FOUND.is_match(&text) {
+            return self.stated_cause(p, false);
+        }
+        if answers.is_empty() && evidence.is_none() {
+            if let Some((step, outcome)) = extract::tentative(p, active, &text) {
+                return self.confirm(p, step, outcome);
+            }
+            let unsure = extract::clauses(&text)
+                .iter()
+                .any(|c| lexicon::UNSURE.is_match(c) || understand::cannot_check(c));
+            let (intent, transition, reply) = self.unclear();
+            return (if unsure { "UNSURE" } else { intent }, transition, reply);
+        }
+        let intent = if understand::is_correction(&text) && !answers.is_empty() {
+            "CORRECTION"
+        } else {
+            intent
+        };
+        let mut noted = self.apply_answers(p, &answers);
+        if let Some(e) = evidence {
+            let ev = &p.evidence[e];
+            self.add_fact(Fact {
+                id: String::new(),
+                kind: FactKind::Observation,
+                source: FactSource::Technician,
+                subject: format!("evidence:{}", ev.id),
+                value: None,
+                unit: None,
+                text: text.clone(),
+                turn_seq: 0,
+                superseded_by: None,
+                name: Some(ev.id.clone()),
+                outcome: None,
+            });
+            self.trace.push(format!("evidence `{}` recorded", ev.id));
+            noted = format!("{noted} {}.", phrases(&self.lang()).signal)
+                .trim()
+                .to_string();
+        }
+        self.st.topic_stack.clear();
+        self.st.submode = Submode::Main;
+        let walk = self.walk(p);
+        if walk.finding.is_some() {
+            return self.terminal(p, walk, intent, TransitionId::D4Terminal, noted);
+        }
+        if answers.iter().any(|a| a.signal) {
+            noted = format!("{noted} {}.", phrases(&self.lang()).signal);
+        }
+        let reply = self.ask_next(p, walk, &noted);
+        let transition = if reply.kind == ReplyKind::Question {
+            TransitionId::D1StepAnswer
+        } else {
+            TransitionId::D4Terminal
+        };
+        (intent, transition, reply)
+    }
+
+    pub(super) fn terminal(
+        &mut self,
+        p: &'a Procedure,
+        walk: Walk,
+        intent: &'static str,
+        transition: TransitionId,
+        lead: String,
+    ) -> (&'static str, TransitionId, Reply) {
+        let f = walk.finding.expect("terminal needs a finding");
+        self.sync_walk_state(p, &walk);
+        let finding = &p.findings[f];
+        let changed = self.st.isolation.finding.as_deref() != Some(finding.id.as_str());
+        self.st.isolation.complete = true;
+        self.st.isolation.finding = Some(finding.id.clone());
+        self.st.active_step = None;
+        self.st.mode = Mode::Authorization;
+        self.st.submode = Submode::Main;
+        self.st.topic_stack.clear();
+        if changed || self.st.labor.status == LaborStatus::None {
+            self.st.labor.status = match self.st.labor.status {
+                LaborStatus::Skipped => LaborStatus::Skipped,
+                _ => LaborStatus::Draft,
+            };
+            self.st.labor.estimated_hours = Some(fmt_tenths(finding.labor_tenths()));
+            if self.st.labor.status == LaborStatus::Draft {
+                self.st.labor.confirmed_hours = None;
+            }
+        }
+        self.trace.push(format!("isolation: {}", finding.id));
+        let lang = self.lang();
+        let l = phrases(&lang);
+        let hours = self.st.labor.estimated_hours.clone().unwrap_or_default();
+        let mut text = String::new();
+        if !lead.is_empty() {
+            text.push_str(&lead);
+            text.push('\n');
+        }
+        text.push_str(&format!("{}: {}\n", l.isolated, finding.cause.get(&lang)));
+        text.push_str(&format!("{}: {hours} {}.\n", l.labor_draft, l.hr));
+        text.push_str(l.offer);
+        (
+            intent,
+            transition,
+            Reply {
+                kind: ReplyKind::Answer,
+                text,
+                step_id: None,
+                citations: vec![format!("procedure:{}#{}", p.system, finding.id)],
+            },
+        )
+    }
+
+    /// A cause the technician states that no catalog finding matches
+    /// ("found the ground strap corroded at the frame, cleaned it, works
+    /// now"): the diagnosis is isolated in their own words, a reported repair
+    /// ends questioning, and the report carries their Cause and Correction.
+    pub(super) fn stated_cause(
+        &mut self,
+        p: &'a Procedure,
+        repaired: bool,
+    ) -> (&'static str, TransitionId, Reply) {
+        let text = self.text.clone();
+        let lang = self.lang();
+        let l = phrases(&lang);
+        let (cause, fix) = extract::split_stated(&text);
+        let correction = if fix.is_empty() {
+            l.stated_pending.to_string()
+        } else {
+            fix
+        };
+        let id = self.add_fact(Fact {
+            id: String::new(),
+            kind: FactKind::Finding,
+            source: FactSource::Technician,
+            subject: "stated:cause".into(),
+            value: Some(cause.clone()),
+            unit: None,
+            text: text.clone(),
+            turn_seq: 0,
+            superseded_by: None,
+            name: Some("technician_stated_cause".into()),
+            outcome: None,
+        });
+        self.st.repair_done = repaired;
+        self.st.isolation.complete = true;
+        self.st.isolation.invalidated = false;
+        self.st.isolation.finding = Some(crate::engine::catalog::Finding::STATED.to_string());
+        self.st.isolation.stated = Some(StatedCause {
+            cause: cause.clone(),
+            correction: correction.clone(),
+        });
+        self.st.hypotheses.clear();
+        self.st.active_step = None;
+        self.st.mode = Mode::Authorization;
+        self.st.submode = Submode::Main;
+        self.st.topic_stack.clear();
+        if self.st.labor.status == LaborStatus::Draft {
+            self.st.labor.status = LaborStatus::None;
+        }
+        self.st.labor.estimated_hours = None;
+        self.trace.push(format!(
+            "technician-stated cause in {} (no catalog finding): {cause:?}",
+            p.system
+        ));
+        let reply = format!(
+            "{}: {cause}\n{}: {correction}\n{}",
+            l.stated_cause, l.stated_correction, l.stated_labor
+        );
+        (
+            if repaired { "REPAIR" } else { "STATED_FINDING" },
+            TransitionId::D4Terminal,
+            Reply {
+                kind: ReplyKind::Answer,
+                text: reply,
+                step_id: None,
+                citations: vec![format!("fact:{id}")],
+            },
+        )
+    }
+
+    pub(super) fn repair(
+        &mut self,
+        p: &'a Procedure,
+        f: usize,
+    ) -> (&'static str, TransitionId, Reply) {
+        let finding = &p.findings[f];
+        self.add_fact(Fact {
+            id: String::new(),
+            kind: FactKind::Finding,
+            source: FactSource::Technician,
+            subject: format!("repair:{}", finding.id),
+            value: Some("repaired, operation verified".into()),
+            unit: None,
+            text: self.text.clone(),
+            turn_seq: 0,
+            superseded_by: None,
+            name: Some("repair_done".into()),
+            outcome: None,
+        });
+        self.st.repair_done = true;
+        self.trace.push(format!("repair done: {}", finding.id));
+        let lead = format!("{}.", phrases(&self.lang()).repair_noted);
+        let walk = Walk {
+            active: None,
+            finding: Some(f),
+            blocked_by: None,
+        };
+        self.terminal(p, walk, "MAIN_DIAGNOSTIC", TransitionId::D4Terminal, lead)
+    }
+
+    pub(super) fn report_request(&mut self) -> (&'static str, TransitionId, Reply) {
+        let Some(p) = self.proc() else {
+            let text = phrases(&self.lang()).not_ready.to_string();
+            return (
+                "REPORT_REQUEST",
+                TransitionId::T10Boundary,
+                Reply {
+                    kind: ReplyKind::Refusal,
+                    text,
+                    step_id: None,
+                    citations: vec![],
+                },
+            );
+        };
+        // "Fixed, write it up" carries the repair in the same message.
+        if !self.st.report_ready() {
+            let text = self.text.clone();
+            if let Some(f) = extract::repair_done(p, &text) {
+                let _ = self.repair(p, f);
+            } else if extract::states_repair(&text) {
+                let _ = self.stated_cause(p, true);
+            }
+        }
+        if !self.st.report_ready() {
+            let l = phrases(&self.lang());
+            let lead = l.not_ready.to_string();
+            let walk = self.walk(p);
+            let mut reply = self.ask_next(p, walk, &lead);
+            if reply.kind == ReplyKind::Question {
+                reply.kind = ReplyKind::Refusal;
+            }
+            return ("REPORT_REQUEST", TransitionId::T10Boundary, reply);
+        }
+        let finding = self.isolated(p).expect("report-ready means a finding");
+        let lang = self.lang();
+        let symptom = self
+            .st
+            .symptom
+            .as_deref()
+            .and_then(|s| p.symptoms.iter().find(|x| x.id == s));
+        let complaint_en = symptom
+            .map(|s| s.complaint.get("en").to_string())
+            .unwrap_or_else(|| self.ctx.complaint.clone().unwrap_or_default());
+        let complaint_tr = symptom
+            .map(|s| s.complaint.get(&lang).to_string())
+            .unwrap_or_else(|| complaint_en.clone());
+        let unverified = self.st.open_steps.clone();
+        let input = ReportInput {
+            procedure: p,
+            finding: &finding,
+            complaint: &complaint_en,
+            complaint_translated: &complaint_tr,
+            labor_tenths: self.labor_tenths(&finding),
+            repair_done: self.st.repair_done,
+            unverified,
+            photos: &self.ctx.photos,
+            edits: &self.st.report_edits,
+        };
+        let text = report::render(&input, &lang);
+        self.st.report_revision += 1;
+        self.st.mode = Mode::FinalReport;
+        self.report = Some((self.st.report_revision, text.clone()));
+        self.trace
+            .push(format!("report revision {}", self.st.report_revision));
+        (
+            "REPORT_REQUEST",
+            TransitionId::D7Report,
+            Reply {
+                kind: ReplyKind::Report,
+                text,
+                step_id: None,
+                citations: vec![format!("procedure:{}#{}", p.system, finding.id)],
+            },
+        )
+    }
+}

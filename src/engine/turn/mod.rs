@@ -1,0 +1,394 @@
+//! One turn of the context engine, as a pure function: (state, message) →
+//! (new state, intent, transition class, reply, trace). No I/O, no clock, no
+//! randomness, so the same transcript always gives the same answers.
+//!
+//! Invariants kept here (and checked by the property test):
+//! - never two fallback replies in a row;
+//! - a question never asks a completed step;
+//! - no step is asked more than twice;
+//! - a subflow (where / what / how) never completes a step;
+//! - a diagnostic reply never carries report sections or the separator.
+//!
+//! One file per concern: `route` (which lane a message belongs to, opening a
+//! procedure), `walk` (the walk, facts, the loop guard), `diagnose` (answers,
+//! isolation, stated causes, the report), `replan` (after isolation),
+//! `labor`, `subflow` (where / what / how, recap, meta, boundaries) and
+//! `fallback`; this file holds the types, the entry points and the finish.
+
+mod diagnose;
+mod fallback;
+mod labor;
+mod replan;
+mod route;
+mod subflow;
+mod walk;
+
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use super::catalog::{fmt_num, fmt_tenths, Catalog, Procedure, Step, StepKind, Target};
+use super::extract::{self, StepAnswer};
+use super::lexicon::{self, phrases};
+use super::registry::TransitionId;
+use super::report::{self, PhotoRef, ReportInput};
+use super::state::{
+    AgentAction, Fact, FactKind, FactSource, LaborStatus, Mode, PendingConfirmation, SessionState,
+    StatedCause, Submode, TopicFrame,
+};
+use super::understand;
+
+/// Longest message the engine reads; the rest is kept in the turn record.
+const MAX_ANALYZED_CHARS: usize = 2_000;
+const MAX_ASKS: u32 = 2;
+const TOPIC_COOLDOWN_TURNS: u32 = 3;
+pub const RECENT_ACTIONS_KEPT: usize = 12;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReplyKind {
+    Question,
+    Answer,
+    Clarification,
+    Fallback,
+    LaborDraft,
+    Report,
+    Refusal,
+}
+
+impl ReplyKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReplyKind::Question => "question",
+            ReplyKind::Answer => "answer",
+            ReplyKind::Clarification => "clarification",
+            ReplyKind::Fallback => "fallback",
+            ReplyKind::LaborDraft => "labor_draft",
+            ReplyKind::Report => "report",
+            ReplyKind::Refusal => "refusal",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Reply {
+    pub kind: ReplyKind,
+    pub text: String,
+    pub step_id: Option<String>,
+    pub citations: Vec<String>,
+}
+
+/// What the engine needs to know about the session besides its state.
+#[derive(Debug, Clone, Default)]
+pub struct TurnContext {
+    /// Prefix for fact ids, so they are unique across sessions (the session id).
+    pub id_prefix: String,
+    pub complaint: Option<String>,
+    pub photos: Vec<PhotoRef>,
+}
+
+#[derive(Debug, Clone)]
+pub struct TurnOutcome {
+    pub state: SessionState,
+    pub intent: &'static str,
+    pub transition: TransitionId,
+    pub reply: Reply,
+    pub trace: Vec<String>,
+    /// Facts this turn added (also in `state.facts`).
+    pub new_facts: Vec<Fact>,
+    /// (old fact id, new fact id) pairs this turn superseded.
+    pub superseded: Vec<(String, String)>,
+    /// A final report written this turn: (revision, text).
+    pub report: Option<(u32, String)>,
+}
+
+/// Where the walk of a procedure stands given the facts.
+#[derive(Debug, Clone, PartialEq)]
+struct Walk {
+    active: Option<usize>,
+    finding: Option<usize>,
+    /// The unverified check a finding would have rested on: the walk stops
+    /// short of a conclusion it cannot stand behind.
+    blocked_by: Option<usize>,
+}
+
+#[derive(Debug)]
+pub struct Engine {
+    pub catalog: Arc<Catalog>,
+}
+
+struct Turn<'a> {
+    engine: &'a Engine,
+    ctx: &'a TurnContext,
+    st: SessionState,
+    text: String,
+    trace: Vec<String>,
+    new_facts: Vec<Fact>,
+    superseded: Vec<(String, String)>,
+    report: Option<(u32, String)>,
+}
+
+fn sanitize(input: &str) -> String {
+    input
+        .chars()
+        .take(MAX_ANALYZED_CHARS)
+        .map(|c| if c.is_control() && c != '\n' { ' ' } else { c })
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+impl Engine {
+    pub fn new(catalog: impl Into<Arc<Catalog>>) -> Engine {
+        Engine {
+            catalog: catalog.into(),
+        }
+    }
+
+    pub fn embedded() -> Result<Engine, super::catalog::CatalogError> {
+        Ok(Engine::new(Catalog::embedded_shared()?))
+    }
+
+    /// "Back to the step: <question>" for the step the state waits on, in the
+    /// session language: how a reply from another lane returns the
+    /// technician to the diagnosis.
+    pub fn step_prompt(&self, state: &SessionState) -> Option<(String, String)> {
+        let p = self.catalog.get(state.active_procedure.as_deref()?)?;
+        let step = p
+            .steps
+            .iter()
+            .find(|s| Some(&s.id) == state.active_step.as_ref())?;
+        let lang = &state.language;
+        Some((
+            step.id.clone(),
+            format!(
+                "{}: {}",
+                phrases(lang).back_to_step,
+                step.question.get(lang)
+            ),
+        ))
+    }
+
+    /// Finalizes the report from the report preview rather than from a
+    /// message: the same as asking for the report, with the technician's
+    /// edits merged into the session's and applied. When the diagnosis has
+    /// no finding yet the outcome has no report and the reply says why.
+    pub fn finalize(
+        &self,
+        state: &SessionState,
+        ctx: &TurnContext,
+        edits: report::ReportEdits,
+    ) -> TurnOutcome {
+        let mut t = Turn {
+            engine: self,
+            ctx,
+            st: state.clone(),
+            text: String::new(),
+            trace: Vec::new(),
+            new_facts: Vec::new(),
+            superseded: Vec::new(),
+            report: None,
+        };
+        t.st.turn += 1;
+        if !edits.is_empty() {
+            t.st.report_edits.en.merge(edits.en);
+            t.st.report_edits.translation.merge(edits.translation);
+            t.trace.push("report edited before finalizing".into());
+        }
+        let (_, transition, reply) = t.report_request();
+        t.finish("REPORT_FINALIZE", transition, reply)
+    }
+
+    pub fn turn(&self, state: &SessionState, ctx: &TurnContext, input: &str) -> TurnOutcome {
+        let mut t = Turn {
+            engine: self,
+            ctx,
+            st: state.clone(),
+            text: sanitize(input),
+            trace: Vec::new(),
+            new_facts: Vec::new(),
+            superseded: Vec::new(),
+            report: None,
+        };
+        t.st.turn += 1;
+        if is_noise(input) {
+            let (intent, transition, reply) = t.noise();
+            return t.finish(intent, transition, reply);
+        }
+        if !t.st.language_locked {
+            if let Some(lang) = lexicon::detect_language(&t.text) {
+                t.st.language = lang.to_string();
+                t.st.language_locked = true;
+                t.trace.push(format!("language locked to {lang}"));
+            }
+        }
+        let (intent, transition, reply) = t.route();
+        t.finish(intent, transition, reply)
+    }
+}
+
+impl<'a> Turn<'a> {
+    fn lang(&self) -> String {
+        self.st.language.clone()
+    }
+
+    fn proc(&self) -> Option<&'a Procedure> {
+        let id = self.st.active_procedure.as_deref()?;
+        self.engine.catalog.get(id)
+    }
+
+    /// The steps `text` answers, within the walk of the current complaint.
+    fn step_answers(&self, p: &Procedure, active: Option<usize>, text: &str) -> Vec<StepAnswer> {
+        let start = self
+            .st
+            .symptom
+            .as_deref()
+            .and_then(|s| p.symptoms.iter().find(|x| x.id == s))
+            .map(|s| s.start);
+        extract::step_answers(p, start, active, text)
+    }
+
+    /// A finding as the technician reads it: its cause, in the session language.
+    /// The isolated finding (the catalog's or the technician's stated one),
+    /// owned so the turn can go on changing the state around it.
+    fn isolated(&self, p: &Procedure) -> Option<super::catalog::Finding> {
+        self.st
+            .isolation
+            .finding_in(p)
+            .map(std::borrow::Cow::into_owned)
+    }
+
+    fn finding_name(&self, p: &Procedure, id: Option<&str>) -> String {
+        id.and_then(|id| p.finding(id))
+            .map(|f| f.cause.get(&self.lang()).trim_end_matches('.').to_string())
+            .unwrap_or_default()
+    }
+
+    fn last_action(&self) -> Option<&AgentAction> {
+        self.st.recent_actions.last()
+    }
+
+    fn active_index(&self, proc: &Procedure) -> Option<usize> {
+        self.st
+            .active_step
+            .as_deref()
+            .and_then(|s| proc.step_index(s))
+    }
+
+    fn finish(
+        mut self,
+        intent: &'static str,
+        transition: TransitionId,
+        reply: Reply,
+    ) -> TurnOutcome {
+        let topic = if transition == TransitionId::D2Subflow {
+            self.st.topic_stack.last().map(|t| t.topic.clone())
+        } else if reply.kind != ReplyKind::Question
+            && self.st.active_procedure.is_none()
+            && transition == TransitionId::D8Fallback
+        {
+            Some("system_choices".into())
+        } else {
+            None
+        };
+        self.st.recent_actions.push(AgentAction {
+            turn: self.st.turn,
+            kind: reply.kind.as_str().into(),
+            step: reply.step_id.clone(),
+            topic,
+        });
+        if self.st.recent_actions.len() > RECENT_ACTIONS_KEPT {
+            let extra = self.st.recent_actions.len() - RECENT_ACTIONS_KEPT;
+            self.st.recent_actions.drain(..extra);
+        }
+        if transition != TransitionId::D2Subflow
+            && matches!(
+                transition,
+                TransitionId::D1StepAnswer
+                    | TransitionId::D3Replan
+                    | TransitionId::D4Terminal
+                    | TransitionId::T1RootEntry
+            )
+        {
+            self.st.topic_stack.clear();
+            if self.st.submode != Submode::Replan || transition != TransitionId::D3Replan {
+                self.st.submode = Submode::Main;
+            }
+        }
+        self.trace.insert(
+            0,
+            format!("{} fired: {}", transition.name(), transition.class().entry),
+        );
+        TurnOutcome {
+            state: self.st,
+            intent,
+            transition,
+            reply,
+            trace: self.trace,
+            new_facts: self.new_facts,
+            superseded: self.superseded,
+            report: self.report,
+        }
+    }
+}
+
+/// Nothing a person wrote: no letter or digit at all, or a message that is
+/// mostly undecodable bytes and control characters (a binary file pasted in).
+pub fn is_noise(input: &str) -> bool {
+    let mut total = 0usize;
+    let mut junk = 0usize;
+    let mut readable = false;
+    for c in input.chars().take(MAX_ANALYZED_CHARS) {
+        total += 1;
+        if c == '\u{FFFD}' || (c.is_control() && !c.is_whitespace()) {
+            junk += 1;
+        } else if c.is_alphanumeric() {
+            readable = true;
+        }
+    }
+    !readable || junk * 10 > total
+}
+
+fn extract_choice(text: &str) -> Option<usize> {
+    text.trim().trim_end_matches('.').parse().ok()
+}
+
+/// Labor hours in a confirmation ("make it 2.5", "2.5 hours", "1,5 ч"),
+/// in tenths. Bare numbers count only with a labor word or "make it".
+fn labor_hours(text: &str) -> Option<u32> {
+    let has_context = lexicon::LABOR_REQUEST.is_match(text)
+        || regex_lite_make_it(text)
+        || text
+            .trim()
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c == ',' || c.is_whitespace());
+    if !has_context {
+        return None;
+    }
+    let caps = lexicon::HOURS.captures(text)?;
+    let raw = caps.get(2)?.as_str().replace(',', ".");
+    let (whole, frac) = raw.split_once('.').unwrap_or((&raw, "0"));
+    let whole: u32 = whole.parse().ok()?;
+    let mut digits = frac.chars().map(|c| c.to_digit(10).unwrap_or(0));
+    let tenths = digits.next().unwrap_or(0);
+    let round_up = digits.next().unwrap_or(0) >= 5;
+    let t = whole * 10 + tenths + u32::from(round_up);
+    (1..=999).contains(&t).then_some(t)
+}
+
+fn regex_lite_make_it(text: &str) -> bool {
+    let t = text.to_lowercase();
+    [
+        "make it",
+        "set it",
+        "change it",
+        "should be",
+        "ponle",
+        "pon ",
+        "сделай",
+        "поставь",
+        "пусть будет",
+    ]
+    .iter()
+    .any(|p| t.contains(p))
+}

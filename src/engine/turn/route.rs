@@ -1,0 +1,374 @@
+//! Routing one message: the lane it belongs to (a report request, a language
+//! switch, an acknowledgment, a second complaint, a where/what/how note, a
+//! step answer, ...), the opening of a procedure from a symptom or the
+//! session's complaint, and the one confirming question when a note is unclear.
+
+use super::*;
+
+impl<'a> Turn<'a> {
+    pub(super) fn route(&mut self) -> (&'static str, TransitionId, Reply) {
+        let text = self.text.clone();
+        let has_content = text.chars().any(|c| c.is_alphanumeric());
+        if !has_content {
+            self.trace
+                .push("no letters or digits in the message".into());
+            return self.unclear();
+        }
+        if let Some(lang) = understand::language_request(&text) {
+            return self.switch_language(lang);
+        }
+        if lexicon::REPORT.is_match(&text) && !understand::is_question(&text) {
+            self.trace.push("report phrasing matched".into());
+            return self.report_request();
+        }
+        let Some(proc) = self.proc() else {
+            return self.no_procedure();
+        };
+        if (!self.st.topic_stack.is_empty() || self.st.submode != Submode::Main)
+            && lexicon::RESUME.is_match(&text)
+        {
+            return self.resume(proc);
+        }
+        if self.st.pending_confirmation.is_some() {
+            if let Some(done) = self.confirmation_reply(proc) {
+                return done;
+            }
+        }
+        if lexicon::NEW_SYSTEM.is_match(&text) {
+            if let Some((pi, si)) = self.symptom_named(&text, Some(&proc.system)) {
+                return self.new_complaint(pi, si);
+            }
+        }
+        // "ok", "hold on", "ok let me check": the step stays open.
+        if !self.st.isolation.complete && understand::is_ack(&text) {
+            self.trace
+                .push("acknowledgment: nothing stated, the step stays open".into());
+            let (_, transition, mut reply) = self.resume(proc);
+            if reply.kind == ReplyKind::Question {
+                let l = phrases(&self.lang());
+                reply.text = format!("{}: {}", l.take_your_time, reply.text);
+            }
+            return ("ACK", transition, reply);
+        }
+        if lexicon::HOWTO.is_match(&text) {
+            return self.subflow(proc, Submode::Howto, "HOWTO");
+        }
+        if lexicon::LOCATE.is_match(&text) {
+            return self.subflow(proc, Submode::Locate, "LOCATE");
+        }
+        if lexicon::EXPLAIN.is_match(&text) && text.contains('?')
+            || lexicon::EXPLAIN.is_match(&text)
+                && self.step_answers(proc, None, &text).is_empty()
+                && !lexicon::META.is_match(&text)
+        {
+            return self.subflow(proc, Submode::Explain, "EXPLAIN");
+        }
+        if lexicon::RECAP.is_match(&text) {
+            return self.recap(proc);
+        }
+        if self.st.isolation.complete {
+            return self.after_isolation(proc);
+        }
+        if let Some(f) = extract::repair_done(proc, &text) {
+            return self.repair(proc, f);
+        }
+        if lexicon::BILLING.is_match(&text)
+            && self
+                .step_answers(proc, self.active_index(proc), &text)
+                .is_empty()
+        {
+            return self.boundary("BILLING", phrases(&self.lang()).boundary_billing);
+        }
+        if lexicon::DISPUTE.is_match(&text) && self.step_answers(proc, None, &text).is_empty() {
+            return self.dispute(proc);
+        }
+        if lexicon::META.is_match(&text) {
+            return self.meta(proc);
+        }
+        if lexicon::LABOR_REQUEST.is_match(&text)
+            && self
+                .step_answers(proc, self.active_index(proc), &text)
+                .is_empty()
+        {
+            let p = phrases(&self.lang()).no_labor_yet;
+            return self.boundary("CONFIRMATION", p);
+        }
+        self.diagnostic(proc, "MAIN_DIAGNOSTIC")
+    }
+
+    pub(super) fn no_procedure(&mut self) -> (&'static str, TransitionId, Reply) {
+        let text = self.text.clone();
+        // A pick from the system list we offered.
+        if self
+            .last_action()
+            .is_some_and(|a| a.topic.as_deref() == Some("system_choices"))
+        {
+            if let Some(n) = extract_choice(&text) {
+                if let Some(p) = self.engine.catalog.procedures.get(n.wrapping_sub(1)) {
+                    self.trace
+                        .push(format!("picked system {n} from the offered list"));
+                    return self.root_entry(p, 0);
+                }
+            }
+        }
+        if let Some((pi, si)) = self.symptom_named(&text, None) {
+            let p = &self.engine.catalog.procedures[pi];
+            return self.root_entry(p, si);
+        }
+        // The complaint the writer typed when opening the session opens its
+        // diagnosis: the technician's first notes answer its steps and are
+        // never a retyping of the complaint.
+        if let Some((pi, si)) = self
+            .ctx
+            .complaint
+            .as_deref()
+            .and_then(|c| self.symptom_named(c, None))
+        {
+            let p = &self.engine.catalog.procedures[pi];
+            self.trace
+                .push("the session's complaint opens the diagnosis".into());
+            return self.root_entry(p, si);
+        }
+        if lexicon::BILLING.is_match(&text) {
+            return self.boundary("BILLING", phrases(&self.lang()).boundary_billing);
+        }
+        self.trace.push("no system symptom matched".into());
+        self.unclear()
+    }
+
+    /// The symptom a message names (the longest match over the catalog),
+    /// leaving out the procedure `except`.
+    pub(super) fn symptom_named(&self, text: &str, except: Option<&str>) -> Option<(usize, usize)> {
+        let mut best: Option<(usize, usize, usize)> = None; // (len, proc, symptom)
+        for (pi, p) in self.engine.catalog.procedures.iter().enumerate() {
+            if Some(p.system.as_str()) == except {
+                continue;
+            }
+            for (si, s) in p.symptoms.iter().enumerate() {
+                if let Some(len) = s.patterns.longest_match(text) {
+                    if best.is_none_or(|b| len > b.0) {
+                        best = Some((len, pi, si));
+                    }
+                }
+            }
+        }
+        best.map(|(_, pi, si)| (pi, si))
+    }
+
+    /// "Also the water heater won't light": a second complaint of the visit
+    /// is queued with its own procedure, and the current step goes on.
+    pub(super) fn new_complaint(
+        &mut self,
+        pi: usize,
+        si: usize,
+    ) -> (&'static str, TransitionId, Reply) {
+        let p = &self.engine.catalog.procedures[pi];
+        let key = format!("{}:{}", p.system, p.symptoms[si].id);
+        if !self.st.queued_complaints.contains(&key) {
+            self.st.queued_complaints.push(key.clone());
+        }
+        self.trace.push(format!("second complaint queued: {key}"));
+        let lang = self.lang();
+        let l = phrases(&lang);
+        let mut text = format!(
+            "{}: {}.",
+            l.complaint_queued,
+            p.symptoms[si].complaint.get(&lang)
+        );
+        if let Some(cur) = self.proc() {
+            if let Some(i) = self.active_index(cur) {
+                text.push_str(&format!(
+                    "\n{}: {}",
+                    l.back_to_step,
+                    cur.steps[i].question.get(&lang)
+                ));
+            } else if self.st.isolation.complete {
+                text.push_str(&format!(" {}", l.offer));
+            }
+        }
+        (
+            "NEW_COMPLAINT",
+            TransitionId::T8Meta,
+            Reply {
+                kind: ReplyKind::Answer,
+                text,
+                step_id: self.st.active_step.clone(),
+                citations: vec![format!("procedure:{}#{}", p.system, p.symptoms[si].id)],
+            },
+        )
+    }
+
+    pub(super) fn root_entry(
+        &mut self,
+        p: &'a Procedure,
+        symptom: usize,
+    ) -> (&'static str, TransitionId, Reply) {
+        let s = &p.symptoms[symptom];
+        self.trace
+            .push(format!("symptom `{}` of `{}` matched", s.id, p.system));
+        self.st.active_procedure = Some(p.system.clone());
+        self.st.symptom = Some(s.id.clone());
+        self.st.mode = Mode::Diagnostic;
+        self.st.submode = Submode::Main;
+        self.st.topic_stack.clear();
+        let text = self.text.clone();
+        // Facts in the opening message count too, but only where it names a
+        // step's subject.
+        // The clause that states the complaint ("TV won't turn on") is the
+        // complaint, not an answer to the step that checks it; a reading in
+        // it ("pv input 0 V") is still a reading.
+        let complaint_clause = extract::clauses(&text)
+            .into_iter()
+            .find(|c| s.patterns.is_match(c))
+            .map(str::to_string);
+        let answers: Vec<StepAnswer> = self
+            .step_answers(p, None, &text)
+            .into_iter()
+            .filter(|a| a.quantity.is_some() || Some(&a.clause) != complaint_clause.as_ref())
+            .collect();
+        let noted = self.apply_answers(p, &answers);
+        let walk = self.walk(p);
+        if walk.finding.is_some() {
+            return self.terminal(p, walk, "MAIN_DIAGNOSTIC", TransitionId::T1RootEntry, noted);
+        }
+        let l = phrases(&self.lang());
+        let lead = format!("{} — {}.", p.title.get(&self.lang()), l.start);
+        let lead = if noted.is_empty() {
+            lead
+        } else {
+            format!("{lead} {noted}")
+        };
+        let reply = self.ask_next(p, walk, &lead);
+        ("MAIN_DIAGNOSTIC", TransitionId::T1RootEntry, reply)
+    }
+
+    /// Not sure what the message says about the step: one short question
+    /// ("So: panel fuse — yes?") instead of a guess. Nothing is recorded
+    /// until the technician says yes.
+    pub(super) fn confirm(
+        &mut self,
+        p: &'a Procedure,
+        step: usize,
+        outcome: String,
+    ) -> (&'static str, TransitionId, Reply) {
+        let lang = self.lang();
+        let l = phrases(&lang);
+        let s = &p.steps[step];
+        let said = match (s.kind, outcome.as_str()) {
+            (StepKind::YesNo, "yes") => l.yes,
+            (StepKind::YesNo, _) => l.no,
+            (_, "low") => l.low,
+            (_, "high") => l.high,
+            _ => l.in_spec,
+        };
+        self.st.pending_confirmation = Some(PendingConfirmation {
+            step: s.id.clone(),
+            outcome,
+            text: self.text.clone(),
+        });
+        self.trace.push(format!(
+            "not sure: asked to confirm {} before recording it",
+            s.id
+        ));
+        (
+            "CONFIRM",
+            TransitionId::D8Fallback,
+            Reply {
+                kind: ReplyKind::Clarification,
+                text: format!("{} {}: {said}?", l.so, s.label.get(&lang)),
+                step_id: Some(s.id.clone()),
+                citations: vec![],
+            },
+        )
+    }
+
+    /// The answer to "So: panel fuse — yes?": a yes records the tentative
+    /// answer; a no drops it and restates the step; anything else is read
+    /// as a new message.
+    pub(super) fn confirmation_reply(
+        &mut self,
+        p: &'a Procedure,
+    ) -> Option<(&'static str, TransitionId, Reply)> {
+        let pending = self.st.pending_confirmation.take()?;
+        let t = self.text.trim();
+        let short = t.split_whitespace().count() <= 3;
+        let yes = short && lexicon::YES.is_match(t) && !lexicon::NO.is_match(t);
+        let no = short && lexicon::NO.is_match(t) && !lexicon::YES.is_match(t);
+        let i = p.step_index(&pending.step)?;
+        if yes {
+            let answer = StepAnswer {
+                step: i,
+                outcome: pending.outcome.clone(),
+                quantity: None,
+                clause: format!("{} ({t})", pending.text),
+                signal: p.steps[i]
+                    .outcome(&pending.outcome)
+                    .is_some_and(|o| o.signal),
+            };
+            self.trace
+                .push(format!("confirmed: {} = {}", pending.step, pending.outcome));
+            let noted = self.apply_answers(p, &[answer]);
+            let walk = self.walk(p);
+            if walk.finding.is_some() {
+                return Some(self.terminal(
+                    p,
+                    walk,
+                    "CONFIRMATION",
+                    TransitionId::D4Terminal,
+                    noted,
+                ));
+            }
+            let reply = self.ask_next(p, walk, &noted);
+            let transition = if reply.kind == ReplyKind::Question {
+                TransitionId::D1StepAnswer
+            } else {
+                TransitionId::D4Terminal
+            };
+            return Some(("CONFIRMATION", transition, reply));
+        }
+        if no {
+            self.trace
+                .push(format!("not confirmed: {} stays open", pending.step));
+            let step = &p.steps[i];
+            return Some((
+                "CONFIRMATION",
+                TransitionId::D1StepAnswer,
+                self.step_reply(step, ""),
+            ));
+        }
+        None
+    }
+
+    /// "Switch to Spanish please": every later reply is in that language.
+    pub(super) fn switch_language(&mut self, lang: &str) -> (&'static str, TransitionId, Reply) {
+        self.st.language = lang.to_string();
+        self.st.language_locked = true;
+        self.trace
+            .push(format!("language switched to {lang} on request"));
+        let l = phrases(lang);
+        let mut text = l.language_switched.to_string();
+        let step = self.proc().and_then(|p| {
+            let i = self.active_index(p)?;
+            Some(&p.steps[i])
+        });
+        if let Some(step) = step {
+            text.push_str(&format!(
+                "\n{}: {}",
+                l.back_to_step,
+                step.question.get(lang)
+            ));
+        } else if self.st.isolation.complete {
+            text.push_str(&format!(" {}", l.offer));
+        }
+        (
+            "LANGUAGE_SWITCH",
+            TransitionId::T8Meta,
+            Reply {
+                kind: ReplyKind::Answer,
+                text,
+                step_id: self.st.active_step.clone(),
+                citations: vec![],
+            },
+        )
+    }
+}
