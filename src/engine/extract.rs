@@ -3,8 +3,6 @@
 //! 0 V at the motor"); each clause may answer the step being asked or any
 //! step whose subject it names, in any order.
 
-use std::sync::LazyLock;
-
 use regex::Regex;
 
 use super::catalog::{Outcome, Procedure, Step, StepKind};
@@ -22,12 +20,10 @@ pub struct StepAnswer {
     pub signal: bool,
 }
 
-static CLAUSE_SPLIT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)[,;\n]+|\.\s+|\s[-–—]+\s|\s+(?:and|but|then|also|y|pero|luego|и|а|но|потом)\s+",
-    )
-    .expect("compiles")
-});
+pattern!(
+    CLAUSE_SPLIT,
+    r"[,;\n]+|\.\s+|\s[-–—]+\s|\s+(?:and|but|then|also|y|pero|luego|и|а|но|потом)\s+"
+);
 
 /// Splits a message into clauses, except at a decimal comma ("12,6 В") and
 /// after an abbreviation's period ("11 in. WC", "approx. 12 V").
@@ -73,21 +69,19 @@ fn follows_abbreviation(text: &str, start: usize, sep: &str) -> bool {
     )
 }
 
-/// A negator in the few words before a match reverses it ("doesn't run",
-/// "never cycles off", "не запускается", "no arranca").
-static NEGATOR: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)\b(not|never|no|nothing|neither|nor|without|won'?t|wont|doesn'?t|doesnt|don'?t|dont|didn'?t|didnt|isn'?t|isnt|aren'?t|wasn'?t|can'?t|cant|cannot|ni|nunca|tampoco|sin|nada|ning[uú]n|ninguna|не|ни|нет|нету|ничего|никогда|без)\b",
-    )
-    .expect("compiles")
-});
+pattern!(
+    /// A negator in the few words before a match reverses it ("doesn't run",
+    /// "never cycles off", "не запускается", "no arranca").
+    NEGATOR,
+    r"\b(not|never|no|nothing|neither|nor|without|won'?t|wont|doesn'?t|doesnt|don'?t|dont|didn'?t|didnt|isn'?t|isnt|aren'?t|wasn'?t|can'?t|cant|cannot|ni|nunca|tampoco|sin|nada|ning[uú]n|ninguna|не|ни|нет|нету|ничего|никогда|без)\b"
+);
 
-/// "No, it bleeds down", "нет, не держит": a "no" that opens the reply
-/// answers the question; it negates nothing after it.
-static INTERJECTION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^\s*(no|nope|нет|не-а)\b[\s,.!:;-]*(?:$|,|(it|it'?s|its|that|this|the|i|we|he|she|they|el|la|lo|eso|esta|est[aá]|он|она|оно|это)\b)")
-        .expect("compiles")
-});
+pattern!(
+    /// "No, it bleeds down", "нет, не держит": a "no" that opens the reply
+    /// answers the question; it negates nothing after it.
+    INTERJECTION,
+    r"^\s*(no|nope|нет|не-а)\b[\s,.!:;-]*(?:$|,|(it|it'?s|its|that|this|the|i|we|he|she|they|он|она|оно|это)\b)"
+);
 
 /// Whether a negator stands within three words before byte `at` of `clause`.
 fn negated_before(clause: &str, at: usize) -> bool {
@@ -98,40 +92,38 @@ fn negated_before(clause: &str, at: usize) -> bool {
     NEGATOR.is_match(&window)
 }
 
-static SETTLES: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(so|but|actually|really|says|going with|comes? up to|rises? to|settles? (at|to)|pero|en realidad|o sea|entonces|sube a|на самом деле|то есть|значит|поднимается до|а реально)\b")
-        .expect("compiles")
-});
+pattern!(
+    SETTLES,
+    r"\b(so|but|actually|really|says|going with|comes? up to|rises? to|settles? (at|to)|pero|en realidad|o sea|entonces|sube a|на самом деле|то есть|значит|поднимается до|а реально)\b"
+);
 
-static OPEN_CIRCUIT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(open|O\.?L\.?|infinit\w*|no continuity|abiert[oa]|infinito|sin continuidad|обрыв\w*|бесконечн\w*|не звонится)\b")
-        .expect("compiles")
-});
-static SHORT_CIRCUIT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(shorted|dead short|short(ed)? to|en corto|замыкани\w*|коротит|кз)\b")
-        .expect("compiles")
-});
+pattern!(
+    OPEN_CIRCUIT,
+    r"\b(open|O\.?L\.?|infinit\w*|no continuity|abiert[oa]|infinito|sin continuidad|обрыв\w*|бесконечн\w*|не звонится)\b"
+);
+pattern!(
+    SHORT_CIRCUIT,
+    r"\b(shorted|dead short|short(ed)? to|en corto|замыкани\w*|коротит|кз)\b"
+);
 
-/// "…, not 35", "не 35", "no 50": the value a correction takes back.
-static REJECTED_VALUE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)^\s*(not|no|не|ni)\s+[-+]?\d").expect("compiles"));
+pattern!(
+    /// "…, not 35", "не 35", "no 50": the value a correction takes back.
+    REJECTED_VALUE,
+    r"^\s*(not|no|не|ni)\s+[-+]?\d"
+);
 
-/// Started, then stopped: "then dies", "se apaga", "гаснет".
-static STOPS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)\b(dies|died|goes out|went out|shuts? (off|down)|drops? out|cuts? out|quits|stops|flames? out|se apaga|se apag[oó]|se corta|se para|se detiene|гаснет|погас\w*|тухнет|потух\w*|глохнет|заглох\w*|отключается|выключается|останавливается)\b",
-    )
-    .expect("compiles")
-});
+pattern!(
+    /// Started, then stopped: "then dies", "se apaga", "гаснет".
+    STOPS,
+    r"\b(dies|died|goes out|went out|shuts? (off|down)|drops? out|cuts? out|quits|stops|flames? out|se apaga|se apag[oó]|se corta|se para|se detiene|гаснет|погас\w*|тухнет|потух\w*|глохнет|заглох\w*|отключается|выключается|останавливается)\b"
+);
 
-/// A condition the check was made under ("with the lid open", "con el
-/// motor apagado", "при открытой крышке") says nothing about the result.
-static CONDITION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)\b(with|w/|w)\s+(the\s+)?[\w-]+\s+(open|closed|shut|on|off|running|unplugged|disconnected)\b|\b(con|sin)\s+(el|la|los|las)\s+\w+\s+(abiert|cerrad|apagad|prendid|encendid|desconectad)\w*|\bпри\s+(открыт|закрыт|выключенн|включённ|включенн|отключённ|отключенн)\w*\s+\w+|\b(when|while|once|cuando|mientras|когда|пока)\b.*$",
-    )
-    .expect("compiles")
-});
+pattern!(
+    /// A condition the check was made under ("with the lid open", "con el
+    /// motor apagado", "при открытой крышке") says nothing about the result.
+    CONDITION,
+    r"\b(with|w/|w)\s+(the\s+)?[\w-]+\s+(open|closed|shut|on|off|running|unplugged|disconnected)\b|\b(con|sin)\s+(el|la|los|las)\s+\w+\s+(abiert|cerrad|apagad|prendid|encendid|desconectad)\w*|\bпри\s+(открыт|закрыт|выключенн|включённ|включенн|отключённ|отключенн)\w*\s+\w+|\b(when|while|once|cuando|mientras|когда|пока)\b.*$"
+);
 
 fn without_conditions(clause: &str) -> std::borrow::Cow<'_, str> {
     CONDITION.replace_all(clause, " ")
@@ -506,23 +498,22 @@ fn rated_answers(
     out
 }
 
-static NUMBER_TOKEN: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\d{1,4}(?:[.,]\d{1,3})?").expect("compiles"));
-/// Words before a number that make it the part's rating.
-static RATING_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(rated|rating|nameplate|label says|spec(ed)?|should be|supposed to be|on an?|of an?|it'?s an?|its an?|es de|de|nominal|номинал\w*|по номиналу|должно быть|должен быть|на банке|кондер|кондёр|конденсатор)\s*(is|of|at|:|=)?\s*$")
-        .expect("compiles")
-});
-/// Words after a number that make it the part's rating ("45 rated").
-static RATING_AFTER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^\s*(µ|μ|u|mk|мк)?(f|fd|mfd|ф)?\s*(rated|rating|nominal|can|cap\b|номинал)")
-        .expect("compiles")
-});
-/// Words before a number that make it the reading.
-static READING_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(reads?|reading|measures?|measured|shows?|got|getting|meter says|tests? at|marca|mide|da|midi[oó]|меряется|мерит|показывает|намерял|намерил|замерил)\s*(at|about|like|only)?\s*$")
-        .expect("compiles")
-});
+pattern!(NUMBER_TOKEN, r"\d{1,4}(?:[.,]\d{1,3})?");
+pattern!(
+    /// Words before a number that make it the part's rating.
+    RATING_BEFORE,
+    r"(rated|rating|nameplate|label says|spec(ed)?|should be|supposed to be|on an?|of an?|it'?s an?|its an?|es de|de|nominal|номинал\w*|по номиналу|должно быть|должен быть|на банке|кондер|кондёр|конденсатор)\s*(is|of|at|:|=)?\s*$"
+);
+pattern!(
+    /// Words after a number that make it the part's rating ("45 rated").
+    RATING_AFTER,
+    r"^\s*(µ|μ|u|mk|мк)?(f|fd|mfd|ф)?\s*(rated|rating|nominal|can|cap\b|номинал)"
+);
+pattern!(
+    /// Words before a number that make it the reading.
+    READING_BEFORE,
+    r"(reads?|reading|measures?|measured|shows?|got|getting|meter says|tests? at|marca|mide|da|midi[oó]|меряется|мерит|показывает|намерял|намерил|замерил)\s*(at|about|like|only)?\s*$"
+);
 
 /// What a message seems to say about the step being asked when it does not
 /// state it plainly ("checked it, looks good I guess"): the outcome its

@@ -54,94 +54,88 @@ pub fn detect_language(text: &str) -> Option<&'static str> {
     }
 }
 
-macro_rules! patterns {
-    ($name:ident, $p:expr) => {
-        pub static $name: LazyLock<Regex> = LazyLock::new(|| re($p));
-    };
-}
-
 // Generic answers to a yes/no step (only applied to the step being asked,
 // or to a step whose subject the clause names).
-patterns!(
-    YES,
+pattern!(
+    pub YES,
     r"^\s*(y|ya|yes|yep|yeah|yup|sure|correct|ok(ay)?|good|fine|intact|works?|working|passed?|present|closed|continuity|s[ií]|bien|correcto|funciona|да|ага|есть|норм\w*|исправ\w*|цел\w*|работает)\b|\b(is |are |looks? |tests? |checks? (out )?)?(ok(ay)?|good|fine|intact|in spec|within spec|normal)\b|\b(has|have|got|shows?) continuity\b|\b(está|esta|están|estan) bien\b|\bbien\b|\b(в норме|исправ\w*|цел\w*|нормально|норм)\b"
 );
-patterns!(
-    NO,
+pattern!(
+    pub NO,
     r"\b(has |have |got |shows? |with )?continuity (to|with) (the )?(chassis|frame|ground|gnd|case|shell|housing)\b|\b(short(ed)?|grounded) to\b|^\s*(n|no|nope|nah|negative|нет|не)\b|\b(blown|open|bad|dead|burnt|burned|failed|no continuity|nada|not even a \w+|nothing at all|not (ok|good|intact|working|present)|does ?n.?t work|out of spec|no power|nothing)\b|\b(quemado|fundido|abierto|no funciona|sin continuidad|no sirve|malo)\b|\b(сгорел\w*|перегорел\w*|обрыв\w*|не работает|нет цепи|нет питания|неисправ\w*|вздут\w*)\b"
 );
 
-patterns!(
-    LOCATE,
+pattern!(
+    pub LOCATE,
     r"\b(?:where|wher|whre|wehre|were)\s*(is|are|'s|do i find|can i find|would i find|to find|'?s the)\b|\bwhere\b.*\?|\blocation of\b|\bd[oó]nde\s+(est[aá]|se encuentra|queda|encuentro|va)\b|\bd[oó]nde\b.*\?|\bгде\b"
 );
-patterns!(
-    EXPLAIN,
+pattern!(
+    pub EXPLAIN,
     r"\bwhat\s*(is|are|'s|does)\s+(a|an|the|this|that)?\s*\w+|\bwhat'?s\s+(a|an|the|this|that)\b|\bqu[eé]\s+es\b|\bpara qu[eé] sirve\b|\bчто\s+(такое|это|за)\b|\bзачем нужен\b"
 );
-patterns!(
-    HOWTO,
+pattern!(
+    pub HOWTO,
     r"\bhow\s*(do|can|should|would)?\s*(i|we|you)?\s*(to\s+)?(check|test|measure|verify|read|find out|tell|jump|bypass|do that|do it)\b|\bhow to\b|\bhow\s+(do|can|should|would)\s+(i|we|you)\s+(do|perform|run|make|go about)\s+(the|a|an|this|that)\b|\bc[oó]mo\s+(lo\s+|la\s+)?(puedo\s+|se\s+|debo\s+)?(verific|comprueb|compruebo|med|mido|revis|pruebo|prueb|checo)\w*|\bкак\s+(мне\s+|его\s+|её\s+|ее\s+)?(проверить|померить|измерить|прозвонить|протестировать|проверять)\b"
 );
-patterns!(
-    REPORT,
+pattern!(
+    pub REPORT,
     r"\b(write|make|generate|create|give me|draft|prepare|do|send)\s+(it up|up|(me\s+)?(the|a|my|final)?\s*(final\s+)?(report|write-?up|3c|story|warranty story|ro story))\b|\bwrite (it|this) up\b|\bfinal report\b|\breport please\b|\bready for (the )?report\b|\b(haz|hazme|escribe|genera|dame|prepara)\s+(el|un|mi)?\s*(reporte|informe)\b|\b(reporte|informe) final\b|\b(напиши|сделай|составь|давай|сформируй|оформи)\s+(мне\s+)?(отч[её]т|репорт)\b|\bотч[её]т\b|\b(the|a|my|gimme|give me|do the|write the)\s+3c\b|\b3c\s+(pls|please|por favor)\b|\bwrap (it|this) up\b|\bwrite-?up\b|\b(manda|m[aá]ndame|env[ií]a|p[aá]same|saca)\s+(el\s+)?(reporte|informe)\b|^\s*(ok(ay)?\W*|ya\W*|listo\W*)?(the\s+)?(report|reporte|informe)\b"
 );
-patterns!(
-    RECAP,
+pattern!(
+    pub RECAP,
     r"\b(did|have|had)\s+(we|i|you)\s+(already\s+|ever\s+)?(check|checked|test|tested|measure|measured|verify|verified|look|looked|do|done)\b|\bwhat (did|have) we (check|checked|test|tested|find|found|do|done)\b|\bwhat do we know\b|\b(ya\s+)?(revisamos|verificamos|comprobamos|medimos|checamos)\b|\bqu[eé] (hemos|revisamos)\b|\b(мы|я)\s+(уже\s+)?(проверял\w*|мерил\w*|смотрел\w*|проверили)\b|\bпроверяли ли\b|\bчто мы (уже )?(проверили|нашли)\b"
 );
-patterns!(
-    META,
+pattern!(
+    pub META,
     r"^\s*(why|how come|why\?|por qu[eé]|¿por qu[eé]|почему|зачем)\b|\bis (that|it|this) (a lot|too much|too many|normal|reasonable|right)\b|\bes mucho\b|\b(это|не) (много|мало|слишком)\b|\bwhy (that|this|is it|do you|did you)\b|\bexplain (that|the|your) (answer|estimate|conclusion)\b"
 );
-patterns!(
-    DISPUTE,
+pattern!(
+    pub DISPUTE,
     r"\b(are you sure|you sure|u sure|that'?s not (it|right)|can'?t be|doesn'?t make sense|not convinced|i doubt|no way|i don'?t think (it'?s|its|that'?s|so)|(it|that|this) (went in|was (just )?(replaced|installed|changed)) (yesterday|last|this|a (week|month|year))|(it'?s|its) (brand )?new)\b|\b(est[aá]s seguro|seguro que|no puede ser|no es eso|no creo|(lo|la) (cambiaron|pusieron|instalaron) hace)\b|\b(ты уверен|вы уверены|уверен\?|не может быть|не то|это не так|не думаю|только что (поставил|поменял|заменил)|недавно (поставил|поменял|заменил|меняли))\b"
 );
-patterns!(
-    FOUND,
+pattern!(
+    pub FOUND,
     r"\b(found|discovered|noticed|see|saw|there'?s|there is|there are|spotted)\b.{0,40}\b(hole|leak|crack|burn\w*|melt\w*|damage|corrosion|loose|broken|oil|chafe\w*|rodent|mouse|nest|frost|ice|water)\b|\b(encontr[eé]|vi|hay|not[eé])\b.{0,40}\b(fuga|grieta|quemad\w*|derretid\w*|suelt\w*|roto|aceite|corrosi[oó]n|agua)\b|\b(нашёл|нашел|обнаружил|заметил|вижу|есть)\b.{0,40}\b(дыр\w*|утечк\w*|трещин\w*|обгор\w*|оплав\w*|масл\w*|коррози\w*|болта\w*|обрыв\w*|вод\w*)"
 );
-patterns!(
-    LABOR_REQUEST,
+pattern!(
+    pub LABOR_REQUEST,
     r"\b(labor|labour|how (long|many hours)|hours?|time estimate|flat rate)\b.*\??|\bmano de obra\b|\bcu[aá]ntas horas\b|\bтрудо\w*|\bсколько (часов|времени)\b|\bнормо-?час\w*"
 );
-patterns!(
-    LABOR_SKIP,
+pattern!(
+    pub LABOR_SKIP,
     r"\b(skip|no need for|don'?t need|forget|without)\b.{0,20}\b(labor|labour|hours|estimate)\b|\b(omit|omite|sin)\b.{0,15}\bmano de obra\b|\b(пропусти|без)\b.{0,15}\b(трудо\w*|час\w*)"
 );
-patterns!(
-    LABOR_ACCEPT,
+pattern!(
+    pub LABOR_ACCEPT,
     r"^\s*(ok(ay)?|yes|yep|confirm(ed)?|accept(ed)?|agreed?|looks (good|right|fine)|sounds (good|right)|that'?s (fine|right|good)|fine|good|correct|s[ií]|de acuerdo|confirmo|confirmado|vale|да|подтверждаю|согласен|ок|хорошо)\b"
 );
-patterns!(
-    HOURS,
+pattern!(
+    pub HOURS,
     r"(?:make it|set it to|change (it )?to|should be|más bien|ponle|pon|сделай|поставь|пусть будет)?\s*(\d{1,2}(?:[.,]\d{1,2})?)\s*(h|hr|hrs|hours?|horas?|ч|час\w*)?\b"
 );
-patterns!(
-    WORKS_NOW,
+pattern!(
+    pub WORKS_NOW,
     r"\b(works|working|runs|running|fixed|cooling|heating|lights?|lit|fires?|ignites?|good now|ok now|resolved|all good|fine now|holds now|fills now)\b.{0,20}\b(now|again|fine|good|great|properly|normally)?\b|\bnow\b|\b(ya|ahora)\s+\w+|\bтеперь\b|\b(funciona|ya funciona|qued[oó]|arreglad\w*|enfr[ií]a|calienta|prende)\b|\b(работает|заработал\w*|починил\w*|греет|холодит|исправно)\b"
 );
-patterns!(
-    REPAIR_VERB,
+pattern!(
+    pub REPAIR_VERB,
     r"\b(replaced|changed|installed|swapped|put in|new|repaired|fixed|cleaned|tightened|reseated|spliced|reset|straightened|snugged|topped (it )?off|filled|refilled|thawed|pressure washed|washed|cleared|unclogged|adjusted|re-?crimped|re-?terminated|purged|bled|burped|re-?made|redid|re-?did)\b|\b(cambi[eé]|reemplac[eé]|instal[eé]|repar[eé]|arregl[eé]|limpi[eé]|apret[eé]|llen[eé]|rellen[eé]|destap[eé]|ajust[eé]|enderec[eé]|purgu[eé]|saqu[eé]|quit[eé]|puse|rehice|empalm[eé])\b|\b(заменил\w*|поменял\w*|поставил\w*|починил\w*|отремонтировал\w*|зачистил\w*|подтянул\w*|восстановил\w*|отогрел\w*|прочистил\w*|долил\w*|заправил\w*|продул\w*|выпрямил\w*|перетянул\w*|переделал\w*|очистил\w*|почистил\w*|сбросил\w*)"
 );
-patterns!(
-    BILLING,
+pattern!(
+    pub BILLING,
     r"\b(owe|owes|arrears|invoice|charged|fee|parking|plate \w+ owe|order [a-z]-?\d+)\b|\b(debe|adeudo|cobr\w+|tarifa|multa)\b|\b(долг|задолженност\w*|штраф|оплат\w*|списал\w*)\b"
 );
 // "No idea" is not "no": a technician who does not know has not answered.
-patterns!(
-    UNSURE,
+pattern!(
+    pub UNSURE,
     r"\b(no idea|not sure|unsure|don'?t know|do not know|dunno|idk|no clue|can'?t tell|ni idea|no s[eé](\s*$|\s*[,.!]|\s+(si|qu[eé]|c[oó]mo|d[oó]nde|bien|nada|la verdad))|no estoy seguro|quién sabe|не знаю|без понятия|не уверен\w*|хз)\b"
 );
-patterns!(
-    RESUME,
+pattern!(
+    pub RESUME,
     r"^\s*(ok(ay)?,?\s+)?(go\s+)?back( to (the )?(step|question|procedure|diagnosis))?\s*[.!]?\s*$|^\s*(ok(ay)?,?\s+)?(let'?s\s+)?(continue|carry on|resume|got it,? (continue|next))\s*[.!]?\s*$|^\s*(volver|volvamos|regresa|regresemos)( al (paso|procedimiento|diagn[oó]stico))?\s*[.!]?\s*$|^\s*(contin[uú]a|continuemos|sigamos|seguimos)\s*[.!]?\s*$|^\s*(назад|вернуться|вернёмся|вернемся|вернись)( к (шагу|вопросу|диагностике))?\s*[.!]?\s*$|^\s*(продолж\w*|дальше|понял,? дальше)\s*[.!]?\s*$"
 );
-patterns!(
-    NEW_SYSTEM,
+pattern!(
+    pub NEW_SYSTEM,
     r"\b(new (issue|complaint|problem)|another (issue|problem|complaint|thing)|also|plus|next complaint|one more thing|while (it'?s|its) here|separate (thing|issue))\b|\b(otro problema|otra cosa|nueva queja|tambi[eé]n|adem[aá]s|aparte)\b|\b(другая проблема|ещё|еще|новая жалоба|также|тоже|кроме того|отдельно)\b"
 );
 

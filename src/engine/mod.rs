@@ -2,6 +2,17 @@
 //! and the pure turn function that routes a message, fires one transition
 //! class and writes the reply.
 
+/// A case-insensitive pattern of the engine's own words, compiled on first
+/// use: `pattern!(pub NAME, r"...")`.
+macro_rules! pattern {
+    ($(#[$meta:meta])* $vis:vis $name:ident, $p:expr) => {
+        $(#[$meta])*
+        $vis static $name: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+            regex::Regex::new(&format!("(?i){}", $p)).expect("engine patterns compile")
+        });
+    };
+}
+
 pub mod catalog;
 pub mod eval;
 pub mod extract;

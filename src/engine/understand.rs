@@ -6,20 +6,6 @@
 //! recorded only from a clause that states it, and a question, an
 //! acknowledgment or "I can't check that" never states one.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
-
-fn re(p: &str) -> Regex {
-    Regex::new(&format!("(?i){p}")).expect("understanding patterns compile")
-}
-
-macro_rules! pattern {
-    ($name:ident, $p:expr) => {
-        static $name: LazyLock<Regex> = LazyLock::new(|| re($p));
-    };
-}
-
 // A sentence that opens with a question word asks, with or without "?".
 pattern!(
     QUESTION_OPENING,
