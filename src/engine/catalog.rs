@@ -94,6 +94,10 @@ struct StepDef {
     /// Optional here so that a step without one is reported by its id.
     label: Option<Spanned<Text>>,
     rated: Option<Spanned<RatedDef>>,
+    /// How several readings of this step in one message combine:
+    /// `lowest` (the lowest is the answer) or `difference` (two readings,
+    /// their difference: a temperature split).
+    reading: Option<Spanned<String>>,
     subject: Spanned<PatternsDef>,
     question: Spanned<Text>,
     outcome: Spanned<BTreeMap<String, OutcomeDef>>,
@@ -280,6 +284,14 @@ pub struct Outcome {
     pub words: Patterns,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadingMode {
+    /// "122 at rest, 114 on start": the step asks for the lowest.
+    Lowest,
+    /// "return 26C, louver 15C": the step asks for the difference.
+    Difference,
+}
+
 #[derive(Debug, Clone)]
 pub struct Rated {
     pub unit: Unit,
@@ -305,6 +317,8 @@ pub struct Step {
     pub id: String,
     /// Answered by comparing a reading with the part's rating.
     pub rated: Option<Rated>,
+    /// How several readings in one message combine.
+    pub reading: Option<ReadingMode>,
     pub component: Option<usize>,
     pub kind: StepKind,
     pub unit: Option<Unit>,
@@ -971,6 +985,19 @@ fn compile(file: &str, text: &str, check: SyntaxCheck) -> Result<Procedure, Cata
                 })
             }
         };
+        let reading = match &s.reading {
+            None => None,
+            Some(r) => match (r.get_ref().as_str(), kind) {
+                ("lowest", StepKind::Measurement) => Some(ReadingMode::Lowest),
+                ("difference", StepKind::Measurement) => Some(ReadingMode::Difference),
+                (other, _) => {
+                    return ctx.err(
+                        r.span(),
+                        format!("{what}: reading `{other}` is not `lowest` or `difference` (measurement steps only)"),
+                    )
+                }
+            },
+        };
         let mut outcomes = Vec::new();
         for (name, o) in s.outcome.get_ref() {
             if !allowed.contains(&name.as_str()) {
@@ -997,6 +1024,7 @@ fn compile(file: &str, text: &str, check: SyntaxCheck) -> Result<Procedure, Cata
         steps.push(Step {
             id,
             rated,
+            reading,
             component: component_ref(&s.component)?,
             kind,
             unit,

@@ -5,7 +5,7 @@
 
 use regex::Regex;
 
-use super::catalog::{Outcome, Procedure, Step, StepKind};
+use super::catalog::{Outcome, Procedure, ReadingMode, Step, StepKind};
 use super::lexicon;
 use super::understand;
 use super::units::{bare_number, find_quantities, lone_number, Quantity, Unit};
@@ -291,6 +291,7 @@ pub fn step_answers(
         .iter()
         .any(|c| lexicon::UNSURE.is_match(c) || understand::cannot_check(c));
     let mut out: Vec<StepAnswer> = rated_answers(proc, active, text, &questions);
+    out.extend(combined_readings(proc, active, text, &questions));
     // A step the rating comparison answered is not read again clause by clause.
     let mut conflicted: Vec<usize> = out.iter().map(|a| a.step).collect();
     let mut prev_named: Vec<(usize, usize)> = Vec::new();
@@ -493,6 +494,98 @@ fn rated_answers(
             }),
             clause: text.trim().to_string(),
             signal,
+        });
+    }
+    out
+}
+
+/// "122v at the leads idle, lowest on start was 114", "return grille 26C,
+/// louver 15C": several readings of a step that asks for the lowest of them
+/// or for their difference (`reading` in the procedure) are combined into
+/// its one answer, when the message names the step or it is the one asked.
+fn combined_readings(
+    proc: &Procedure,
+    active: Option<usize>,
+    text: &str,
+    questions: &[(usize, usize)],
+) -> Vec<StepAnswer> {
+    let mut out = Vec::new();
+    for (i, step) in proc.steps.iter().enumerate() {
+        let (Some(mode), Some(unit)) = (step.reading, step.unit) else {
+            continue;
+        };
+        if Some(i) != active && !step.subject.is_match(text) {
+            continue;
+        }
+        let all = find_quantities(text);
+        let found: Vec<_> = all
+            .iter()
+            .filter(|f| !understand::in_question(questions, f.start))
+            .filter(|f| f.quantity.convert_to(unit).is_some())
+            .cloned()
+            .collect();
+        let Some(first) = found.first() else { continue };
+        // A number without a unit beside readings with one is read in the
+        // same unit ("117 vac en reposo, baja a 109").
+        let mut readings: Vec<Quantity> = found.iter().map(|f| f.quantity).collect();
+        for m in NUMBER_TOKEN.find_iter(text) {
+            // A number that is part of any reading ("11°F" beside volts) is
+            // not a bare one.
+            let inside = all
+                .iter()
+                .any(|f| f.start <= m.start() && m.start() < f.end);
+            if inside || understand::in_question(questions, m.start()) {
+                continue;
+            }
+            let rest = &text[m.start()..];
+            let next_word = rest[m.len()..].trim_start();
+            if next_word.starts_with(|c: char| c.is_alphabetic())
+                && lone_number(rest.split([',', '.', ';']).next().unwrap_or(rest)).is_none()
+            {
+                continue;
+            }
+            if let Ok(value) = m.as_str().replace(',', ".").parse::<f64>() {
+                readings.push(Quantity {
+                    value,
+                    unit: first.quantity.unit,
+                });
+            }
+        }
+        let value = match mode {
+            ReadingMode::Lowest => {
+                if readings.len() < 2 {
+                    continue;
+                }
+                readings
+                    .iter()
+                    .filter_map(|q| q.convert_to(unit).map(|v| (v, *q)))
+                    .min_by(|a, b| a.0.total_cmp(&b.0))
+                    .map(|(_, q)| q)
+            }
+            ReadingMode::Difference => {
+                let [a, b] = readings[..] else { continue };
+                if a.unit != b.unit {
+                    continue;
+                }
+                // A difference of two Celsius readings is 1.8 times as many
+                // Fahrenheit degrees (no offset).
+                let diff = (a.value - b.value).abs();
+                let value = match (a.unit, unit) {
+                    (Unit::Celsius, Unit::Fahrenheit) => diff * 1.8,
+                    (Unit::Fahrenheit, Unit::Celsius) => diff / 1.8,
+                    _ => diff,
+                };
+                Some(Quantity { value, unit })
+            }
+        };
+        let Some(q) = value else { continue };
+        let Some(o) = step.classify(&q) else { continue };
+        out.push(StepAnswer {
+            step: i,
+            outcome: o.name.clone(),
+            quantity: Some(q),
+            clause: text.trim().to_string(),
+            signal: o.signal,
         });
     }
     out

@@ -119,7 +119,7 @@ pattern!(
 );
 pattern!(
     pub REPAIR_VERB,
-    r"\b(replaced|changed|installed|swapped|put in|new|repaired|fixed|cleaned|tightened|reseated|spliced|reset|straightened|snugged|topped (it )?off|filled|refilled|thawed|pressure washed|washed|cleared|unclogged|adjusted|re-?crimped|re-?terminated|purged|bled|burped|re-?made|redid|re-?did)\b|\b(cambi[eé]|reemplac[eé]|instal[eé]|repar[eé]|arregl[eé]|limpi[eé]|apret[eé]|llen[eé]|rellen[eé]|destap[eé]|ajust[eé]|enderec[eé]|purgu[eé]|saqu[eé]|quit[eé]|puse|rehice|empalm[eé])\b|\b(заменил\w*|поменял\w*|поставил\w*|починил\w*|отремонтировал\w*|зачистил\w*|подтянул\w*|восстановил\w*|отогрел\w*|прочистил\w*|долил\w*|заправил\w*|продул\w*|выпрямил\w*|перетянул\w*|переделал\w*|очистил\w*|почистил\w*|сбросил\w*)"
+    r"\b(replaced|changed|installed|swapped|put in|new|repaired|fixed|cleaned|tightened|reseated|spliced|reset|straightened|snugged|topped (it )?off|filled|refilled|thawed|pressure washed|washed|cleared|unclogged|adjusted|re-?crimped|re-?terminated|purged|bled|burped|re-?made|redid|re-?did)\b|\b(cambi[eé]|reemplac[eé]|instal[eé]|repar[eé]|arregl[eé]|limpi[eé]|apret[eé]|llen[eé]|rellen[eé]|destap[eé]|ajust[eé]|enderec[eé]|purgu[eé]|saqu[eé]|quit[eé]|puse|rehice|empalm[eé]|destrab[eé]|desatasqu[eé])\b|\b(заменил\w*|поменял\w*|поставил\w*|починил\w*|отремонтировал\w*|зачистил\w*|подтянул\w*|восстановил\w*|отогрел\w*|прочистил\w*|долил\w*|заправил\w*|продул\w*|выпрямил\w*|перетянул\w*|переделал\w*|очистил\w*|почистил\w*|вычистил\w*|убрал\w*|удалил\w*|расклинил\w*|сбросил\w*)"
 );
 pattern!(
     pub BILLING,

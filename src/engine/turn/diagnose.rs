@@ -11,15 +11,28 @@ impl<'a> Turn<'a> {
     ) -> (&'static str, TransitionId, Reply) {
         let text = self.text.clone();
         let active = self.active_index(p);
-        if extract::states_repair(&text) {
+        let answers = self.step_answers(p, active, &text);
+        if extract::states_repair(&text) && !self.performs_active_step(p, &text) {
             self.trace.push(
                 "a repair with no catalog finding: its readings describe the fixed unit".into(),
             );
             return self.stated_cause(p, true);
         }
-        let answers = self.step_answers(p, active, &text);
         let evidence = extract::evidence(p, &text);
         if answers.is_empty() && evidence.is_none() && lexicon::FOUND.is_match(&text) {
+            // "Found the flare nut at the fridge loose": the one catalog
+            // finding of the part it names, else the technician's words.
+            if let Some(f) = extract::repaired_component_finding(p, &text) {
+                self.trace
+                    .push(format!("stated finding names `{}`", p.findings[f].id));
+                let walk = Walk {
+                    active: None,
+                    finding: Some(f),
+                    blocked_by: None,
+                };
+                let lead = format!("{}.", phrases(&self.lang()).signal);
+                return self.terminal(p, walk, "STATED_FINDING", TransitionId::D4Terminal, lead);
+            }
             return self.stated_cause(p, false);
         }
         if answers.is_empty() && evidence.is_none() {

@@ -126,6 +126,9 @@ struct Turn<'a> {
     new_facts: Vec<Fact>,
     superseded: Vec<(String, String)>,
     report: Option<(u32, String)>,
+    /// The confirmation the previous turn asked for: it answers only the
+    /// very next message, and only while its step is still the one asked.
+    pending: Option<PendingConfirmation>,
 }
 
 fn sanitize(input: &str) -> String {
@@ -188,7 +191,9 @@ impl Engine {
             new_facts: Vec::new(),
             superseded: Vec::new(),
             report: None,
+            pending: None,
         };
+        t.pending = t.st.pending_confirmation.take();
         t.st.turn += 1;
         if !edits.is_empty() {
             t.st.report_edits.en.merge(edits.en);
@@ -209,7 +214,9 @@ impl Engine {
             new_facts: Vec::new(),
             superseded: Vec::new(),
             report: None,
+            pending: None,
         };
+        t.pending = t.st.pending_confirmation.take();
         t.st.turn += 1;
         if is_noise(input) {
             let (intent, transition, reply) = t.noise();

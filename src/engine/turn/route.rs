@@ -6,6 +6,18 @@
 use super::*;
 
 impl<'a> Turn<'a> {
+    /// "Swapped the plugs, now the code follows the motor" is the asked
+    /// step's own test, worded like a repair: it answers that step.
+    pub(super) fn performs_active_step(&self, p: &Procedure, text: &str) -> bool {
+        self.active_index(p).is_some_and(|a| {
+            p.steps[a].subject.is_match(text)
+                && self
+                    .step_answers(p, Some(a), text)
+                    .iter()
+                    .any(|x| x.step == a)
+        })
+    }
+
     pub(super) fn route(&mut self) -> (&'static str, TransitionId, Reply) {
         let text = self.text.clone();
         let has_content = text.chars().any(|c| c.is_alphanumeric());
@@ -29,7 +41,7 @@ impl<'a> Turn<'a> {
         {
             return self.resume(proc);
         }
-        if self.st.pending_confirmation.is_some() {
+        if self.pending.is_some() {
             if let Some(done) = self.confirmation_reply(proc) {
                 return done;
             }
@@ -69,7 +81,9 @@ impl<'a> Turn<'a> {
         if self.st.isolation.complete {
             return self.after_isolation(proc);
         }
-        if let Some(f) = extract::repair_done(proc, &text) {
+        if let Some(f) =
+            extract::repair_done(proc, &text).filter(|_| !self.performs_active_step(proc, &text))
+        {
             return self.repair(proc, f);
         }
         if lexicon::BILLING.is_match(&text)
@@ -289,7 +303,10 @@ impl<'a> Turn<'a> {
         &mut self,
         p: &'a Procedure,
     ) -> Option<(&'static str, TransitionId, Reply)> {
-        let pending = self.st.pending_confirmation.take()?;
+        let pending = self.pending.take()?;
+        if self.st.active_step.as_ref() != Some(&pending.step) {
+            return None;
+        }
         let t = self.text.trim();
         let short = t.split_whitespace().count() <= 3;
         let yes = short && lexicon::YES.is_match(t) && !lexicon::NO.is_match(t);
