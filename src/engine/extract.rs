@@ -431,6 +431,20 @@ pub fn step_answers(
     out
 }
 
+/// The steps `wanted` keeps that are being asked or that the message names
+/// (`wanted` first: it is cheap, the subject match is not).
+fn asked_or_named<'p>(
+    proc: &'p Procedure,
+    active: Option<usize>,
+    text: &'p str,
+    wanted: impl Fn(&Step) -> bool + 'p,
+) -> impl Iterator<Item = (usize, &'p Step)> {
+    proc.steps
+        .iter()
+        .enumerate()
+        .filter(move |(i, s)| wanted(s) && (Some(*i) == active || s.subject.is_match(text)))
+}
+
 /// "cap measures 8 µF, rated 35", "39.8 on a 40uf", "кондёр 35 мкф, меряется
 /// 33,9": a reading and the part's rating in one message answer a step that
 /// compares the two (`rated` in the procedure), when the message names the
@@ -443,11 +457,8 @@ fn rated_answers(
     questions: &[(usize, usize)],
 ) -> Vec<StepAnswer> {
     let mut out = Vec::new();
-    for (i, step) in proc.steps.iter().enumerate() {
+    for (i, step) in asked_or_named(proc, active, text, |s| s.rated.is_some()) {
         let Some(rated) = &step.rated else { continue };
-        if Some(i) != active && !step.subject.is_match(text) {
-            continue;
-        }
         let numbers: Vec<(f64, usize, usize)> = NUMBER_TOKEN
             .find_iter(text)
             .filter(|m| !understand::in_question(questions, m.start()))
@@ -510,13 +521,10 @@ fn combined_readings(
     questions: &[(usize, usize)],
 ) -> Vec<StepAnswer> {
     let mut out = Vec::new();
-    for (i, step) in proc.steps.iter().enumerate() {
+    for (i, step) in asked_or_named(proc, active, text, |s| s.reading.is_some()) {
         let (Some(mode), Some(unit)) = (step.reading, step.unit) else {
             continue;
         };
-        if Some(i) != active && !step.subject.is_match(text) {
-            continue;
-        }
         let all = find_quantities(text);
         let found: Vec<_> = all
             .iter()

@@ -182,19 +182,7 @@ impl Engine {
         ctx: &TurnContext,
         edits: report::ReportEdits,
     ) -> TurnOutcome {
-        let mut t = Turn {
-            engine: self,
-            ctx,
-            st: state.clone(),
-            text: String::new(),
-            trace: Vec::new(),
-            new_facts: Vec::new(),
-            superseded: Vec::new(),
-            report: None,
-            pending: None,
-        };
-        t.pending = t.st.pending_confirmation.take();
-        t.st.turn += 1;
+        let mut t = Turn::start(self, ctx, state, String::new());
         if !edits.is_empty() {
             t.st.report_edits.en.merge(edits.en);
             t.st.report_edits.translation.merge(edits.translation);
@@ -205,19 +193,7 @@ impl Engine {
     }
 
     pub fn turn(&self, state: &SessionState, ctx: &TurnContext, input: &str) -> TurnOutcome {
-        let mut t = Turn {
-            engine: self,
-            ctx,
-            st: state.clone(),
-            text: sanitize(input),
-            trace: Vec::new(),
-            new_facts: Vec::new(),
-            superseded: Vec::new(),
-            report: None,
-            pending: None,
-        };
-        t.pending = t.st.pending_confirmation.take();
-        t.st.turn += 1;
+        let mut t = Turn::start(self, ctx, state, sanitize(input));
         if is_noise(input) {
             let (intent, transition, reply) = t.noise();
             return t.finish(intent, transition, reply);
@@ -235,6 +211,26 @@ impl Engine {
 }
 
 impl<'a> Turn<'a> {
+    /// A new turn on `state`: the turn counted, and the confirmation the
+    /// previous turn asked for taken out of the state (it answers only this
+    /// message).
+    fn start(engine: &'a Engine, ctx: &'a TurnContext, state: &SessionState, text: String) -> Self {
+        let mut st = state.clone();
+        let pending = st.pending_confirmation.take();
+        st.turn += 1;
+        Turn {
+            engine,
+            ctx,
+            st,
+            text,
+            trace: Vec::new(),
+            new_facts: Vec::new(),
+            superseded: Vec::new(),
+            report: None,
+            pending,
+        }
+    }
+
     fn lang(&self) -> String {
         self.st.language.clone()
     }
