@@ -414,7 +414,7 @@ impl Finding {
     /// A cause the technician stated that the catalog does not have: the
     /// report carries their own words for Cause and Correction, in every
     /// language, with no labor lines or parts of the catalog's.
-    pub fn stated(cause: &str, correction: &str, parts: &str) -> Finding {
+    pub fn stated(cause: &str, correction: &str) -> Finding {
         Finding {
             id: Self::STATED.to_string(),
             component: None,
@@ -422,7 +422,10 @@ impl Finding {
             correction: Localized::uniform(correction),
             parts: ["en", "es", "ru"]
                 .iter()
-                .map(|l| (l.to_string(), vec![parts.to_string()]))
+                .map(|l| {
+                    let parts = super::lexicon::phrases(l).stated_parts;
+                    (l.to_string(), vec![parts.to_string()])
+                })
                 .collect(),
             repair: Patterns(None),
             labor: Vec::new(),

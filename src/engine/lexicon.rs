@@ -198,6 +198,8 @@ pub struct Phrases {
     pub stated_correction: &'static str,
     /// The correction of a stated cause whose repair is not reported yet.
     pub stated_pending: &'static str,
+    /// The parts line of a stated cause's report block.
+    pub stated_parts: &'static str,
     /// A stated cause has no catalog labor: how to give the hours.
     pub stated_labor: &'static str,
     /// Before a tentative answer to confirm ("So: panel fuse: yes?").
@@ -267,6 +269,7 @@ static EN: Phrases = Phrases {
     stated_cause: "Cause, in your words",
     stated_correction: "Correction",
     stated_pending: "Repair of the stated cause, then verify operation.",
+    stated_parts: "As stated by the technician",
     so: "Just to be sure:",
     cannot_conclude: "I can't name a cause: it would rest on checks that were not verified",
     escalated: "Escalated to a senior technician; verify those checks to go on",
@@ -325,6 +328,7 @@ static ES: Phrases = Phrases {
     stated_cause: "Causa, en sus palabras",
     stated_correction: "Corrección",
     stated_pending: "Reparar la causa indicada y verificar el funcionamiento.",
+    stated_parts: "Según lo indicado por el técnico",
     so: "Para confirmar:",
     cannot_conclude: "No puedo indicar una causa: dependería de revisiones no verificadas",
     escalated: "Escalado a un técnico sénior; verifique esas revisiones para continuar",
@@ -382,6 +386,7 @@ static RU: Phrases = Phrases {
     stated_cause: "Причина, с ваших слов",
     stated_correction: "Устранение",
     stated_pending: "Устранить указанную причину и проверить работу.",
+    stated_parts: "Со слов техника",
     so: "Уточню:",
     cannot_conclude: "Не могу назвать причину: она опиралась бы на непроверенные проверки",
     escalated: "Передано старшему технику; проверьте эти пункты, чтобы продолжить",

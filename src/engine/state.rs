@@ -134,11 +134,7 @@ impl Isolation {
         }
         let s = self.stated.as_ref()?;
         (id == super::catalog::Finding::STATED).then(|| {
-            std::borrow::Cow::Owned(super::catalog::Finding::stated(
-                &s.cause,
-                &s.correction,
-                "As stated by the technician",
-            ))
+            std::borrow::Cow::Owned(super::catalog::Finding::stated(&s.cause, &s.correction))
         })
     }
 }

@@ -96,6 +96,20 @@ impl<'a> Turn<'a> {
         self.supersede_isolation_inference(old, new_id);
     }
 
+    /// After a replan (the isolation invalidated, the facts changed): the
+    /// finding the walk now reaches, or the step it now stands on.
+    fn replanned(&mut self, p: &'a Procedure, lead: String) -> (&'static str, TransitionId, Reply) {
+        let walk = self.walk(p);
+        if walk.finding.is_some() {
+            let (_, _, reply) =
+                self.terminal(p, walk, "NEW_EVIDENCE", TransitionId::D3Replan, lead);
+            return ("NEW_EVIDENCE", TransitionId::D3Replan, reply);
+        }
+        self.st.isolation.finding = None;
+        let reply = self.ask_next(p, walk, &lead);
+        ("NEW_EVIDENCE", TransitionId::D3Replan, reply)
+    }
+
     pub(super) fn replan_evidence(
         &mut self,
         p: &'a Procedure,
@@ -119,17 +133,8 @@ impl<'a> Turn<'a> {
         self.supersede_conclusion(old.as_deref(), &id);
         let lang = self.lang();
         let l = phrases(&lang);
-        let walk = self.walk(p);
         let lead = format!("{}: {}.", l.replan, self.finding_name(p, old.as_deref()));
-        if walk.finding.is_some() {
-            let (_, _, reply) =
-                self.terminal(p, walk, "NEW_EVIDENCE", TransitionId::D3Replan, lead);
-            return ("NEW_EVIDENCE", TransitionId::D3Replan, reply);
-        }
-        self.st.isolation.finding = None;
-        self.st.mode = Mode::Diagnostic;
-        let reply = self.ask_next(p, walk, &lead);
-        ("NEW_EVIDENCE", TransitionId::D3Replan, reply)
+        self.replanned(p, lead)
     }
 
     /// Records the superseded conclusion as an inference fact pointing at
@@ -190,20 +195,13 @@ impl<'a> Turn<'a> {
         self.supersede_conclusion(old.as_deref(), &marker);
         self.st.isolation.finding = None;
         let l = phrases(&self.lang());
-        let walk = self.walk(p);
         let lead = format!(
             "{}: {}. {}",
             l.replan,
             self.finding_name(p, old.as_deref()),
             l.recheck
         );
-        if walk.finding.is_some() {
-            let (_, _, reply) =
-                self.terminal(p, walk, "NEW_EVIDENCE", TransitionId::D3Replan, lead);
-            return ("NEW_EVIDENCE", TransitionId::D3Replan, reply);
-        }
-        let reply = self.ask_next(p, walk, &lead);
-        ("NEW_EVIDENCE", TransitionId::D3Replan, reply)
+        self.replanned(p, lead)
     }
 
     pub(super) fn replan_reading(
@@ -223,14 +221,7 @@ impl<'a> Turn<'a> {
             l.replan,
             self.finding_name(p, old.as_deref())
         );
-        let walk = self.walk(p);
-        if walk.finding.is_some() {
-            let (_, _, reply) =
-                self.terminal(p, walk, "NEW_EVIDENCE", TransitionId::D3Replan, lead);
-            return ("NEW_EVIDENCE", TransitionId::D3Replan, reply);
-        }
-        let reply = self.ask_next(p, walk, &lead);
-        ("NEW_EVIDENCE", TransitionId::D3Replan, reply)
+        self.replanned(p, lead)
     }
 
     /// "Are you sure?": the evidence the conclusion rests on, each fact with
