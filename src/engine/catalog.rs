@@ -242,6 +242,16 @@ impl Patterns {
             .max_by_key(|&(a, b)| (text[a..b].chars().count(), std::cmp::Reverse(a)))
     }
 
+    /// The byte ranges of every match, leftmost first.
+    pub fn spans(&self, text: &str) -> Vec<(usize, usize)> {
+        self.0.as_ref().map_or_else(Vec::new, |r| {
+            r.get()
+                .find_iter(text)
+                .map(|m| (m.start(), m.end()))
+                .collect()
+        })
+    }
+
     pub fn is_empty(&self) -> bool {
         self.0.is_none()
     }

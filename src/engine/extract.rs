@@ -46,6 +46,16 @@ pub fn clauses(text: &str) -> Vec<&str> {
         .collect()
 }
 
+/// The clause says a fix was made: a repair verb not denied ("gfci won't
+/// reset" is a result), and not a swap or reset where the procedure tests by
+/// one.
+fn states_a_fix(clause: &str, substitution_tests: bool) -> bool {
+    lexicon::REPAIR_VERB.find_iter(clause).any(|m| {
+        let a_test = substitution_tests && lexicon::TEST_BY_SUBSTITUTION.is_match(m.as_str());
+        !a_test && !negated_before(clause, m.start())
+    })
+}
+
 fn is_decimal_comma(text: &str, start: usize, end: usize) -> bool {
     &text[start..end] == ","
         && text[..start].ends_with(|c: char| c.is_ascii_digit())
@@ -83,8 +93,18 @@ pattern!(
     r"^\s*(no|nope|нет|не-а)\b[\s,.!:;-]*(?:$|,|(it|it'?s|its|that|this|the|i|we|he|she|they|он|она|оно|это)\b)"
 );
 
+pattern!(
+    /// "Ni con el puente directo se mueve", "nor with the jumper": a clause
+    /// that opens with "ni" / "nor" denies everything in it.
+    NEGATED_CLAUSE,
+    r"^\s*(ni|nor|neither)\b"
+);
+
 /// Whether a negator stands within three words before byte `at` of `clause`.
 fn negated_before(clause: &str, at: usize) -> bool {
+    if NEGATED_CLAUSE.is_match(&clause[..at]) {
+        return true;
+    }
     let skip = INTERJECTION.find(clause).map_or(0, |m| m.end().min(at));
     let before = &clause[skip..at];
     let words: Vec<&str> = before.split_whitespace().collect();
@@ -178,6 +198,7 @@ fn generic_polarity(clause: &str, near: Option<(usize, usize)>) -> Option<bool> 
 /// clause and the step is being asked, or when the clause names the step
 /// (`named`).
 fn outcome_in(
+    proc: &Procedure,
     step: &Step,
     clause: &str,
     is_active: bool,
@@ -185,7 +206,10 @@ fn outcome_in(
     grounded: bool,
     named: bool,
 ) -> Option<(String, Option<Quantity>)> {
-    if lexicon::UNSURE.is_match(clause) || understand::cannot_check(clause) {
+    if lexicon::UNSURE.is_match(clause)
+        || understand::cannot_check(clause)
+        || understand::not_done_yet(clause)
+    {
         return None;
     }
     let stripped = without_conditions(clause);
@@ -212,7 +236,7 @@ fn outcome_in(
                 }
             }
             // "no power at the board" with no number.
-            if let Some((o, negated)) = best_outcome(&step.outcomes, clause) {
+            if let Some((o, negated)) = best_outcome(proc, &step.outcomes, clause) {
                 return (!negated).then(|| (o.name.clone(), None));
             }
             if !grounded {
@@ -237,7 +261,7 @@ fn outcome_in(
             }
         }
         StepKind::YesNo => {
-            if let Some((o, negated)) = best_outcome(&step.outcomes, clause) {
+            if let Some((o, negated)) = best_outcome(proc, &step.outcomes, clause) {
                 if !negated {
                     return Some((o.name.clone(), None));
                 }
@@ -257,10 +281,31 @@ fn outcome_in(
 
 /// The outcome whose own words match longest, and whether a negator stands
 /// just before that match.
-fn best_outcome<'a>(outcomes: &'a [Outcome], clause: &str) -> Option<(&'a Outcome, bool)> {
+///
+/// A word inside a part's name is not a state: "fill tube frozen" says
+/// nothing about whether the mold fills, nor "run capacitor" about whether
+/// anything runs.
+fn best_outcome<'a>(
+    proc: &Procedure,
+    outcomes: &'a [Outcome],
+    clause: &str,
+) -> Option<(&'a Outcome, bool)> {
+    let names: Vec<(usize, usize)> = proc
+        .components
+        .iter()
+        .flat_map(|c| c.names.spans(clause))
+        .collect();
+    let in_a_name = |(a, b): (usize, usize)| names.iter().any(|&(s, e)| s <= a && b <= e);
     outcomes
         .iter()
-        .filter_map(|o| o.words.longest_span(clause).map(|span| (span, o)))
+        .filter_map(|o| {
+            o.words
+                .spans(clause)
+                .into_iter()
+                .filter(|&span| !in_a_name(span))
+                .max_by_key(|&(a, b)| (clause[a..b].chars().count(), std::cmp::Reverse(a)))
+                .map(|span| (span, o))
+        })
         .max_by_key(|((a, b), _)| clause[*a..*b].chars().count())
         .map(|((a, b), o)| (o, negated_match(clause, a, b)))
 }
@@ -296,9 +341,26 @@ pub fn step_answers(
     let mut conflicted: Vec<usize> = out.iter().map(|a| a.step).collect();
     let mut prev_named: Vec<(usize, usize)> = Vec::new();
     let mut prev_end = 0;
+    // "Swapped the solenoid, pumps fine now": from the repair on, the
+    // message describes the unit after the fix, which answers no step of
+    // the diagnosis. A step whose own test is a swap or reset is the
+    // exception: its reply is worded like a repair.
+    let repair_is_a_test = active
+        .is_some_and(|a| lexicon::TEST_BY_SUBSTITUTION.is_match(proc.steps[a].question.get("en")));
+    // Where a step of this procedure tests by swapping or resetting ("does
+    // the GFCI reset and hold?"), those words report a test, not a repair.
+    let substitution_tests = proc
+        .steps
+        .iter()
+        .any(|s| lexicon::TEST_BY_SUBSTITUTION.is_match(s.question.get("en")));
+    let mut repaired = false;
     for clause in parts {
         let offset = clause.as_ptr() as usize - text.as_ptr() as usize;
         if understand::in_question(&questions, offset) || REJECTED_VALUE.is_match(clause) {
+            continue;
+        }
+        repaired |= !repair_is_a_test && states_a_fix(clause, substitution_tests);
+        if repaired {
             continue;
         }
         // "burner lights, then dies": what it came to is a no.
@@ -356,6 +418,7 @@ pub fn step_answers(
             // An inherited subject answers only by the step's own words or a
             // reading, never by a generic "no" ("prende pero no calienta").
             if let Some((outcome, q)) = outcome_in(
+                proc,
                 &proc.steps[*i],
                 clause,
                 Some(*i) == active,
@@ -386,7 +449,7 @@ pub fn step_answers(
                 {
                     let bare = is_bare_reply(clause);
                     if let Some((outcome, q)) =
-                        outcome_in(&proc.steps[a], clause, true, single, bare, false)
+                        outcome_in(proc, &proc.steps[a], clause, true, single, bare, false)
                     {
                         answered = Some((a, outcome, q));
                     }

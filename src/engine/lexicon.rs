@@ -117,9 +117,15 @@ pattern!(
     pub WORKS_NOW,
     r"\b(works|working|runs|running|fixed|cooling|heating|lights?|lit|fires?|ignites?|good now|ok now|resolved|all good|fine now|holds now|fills now)\b.{0,20}\b(now|again|fine|good|great|properly|normally)?\b|\bnow\b|\b(ya|ahora)\s+\w+|\bтеперь\b|\b(funciona|ya funciona|qued[oó]|arreglad\w*|enfr[ií]a|calienta|prende)\b|\b(работает|заработал\w*|починил\w*|греет|холодит|исправно)\b"
 );
+// A step whose own test swaps or resets a part ("swap the motor plugs and
+// retry"): repair words in a reply to it can be the test, not a repair.
+pattern!(
+    pub TEST_BY_SUBSTITUTION,
+    r"\b(swap(ped)?|reset|exchange|substitute)\b"
+);
 pattern!(
     pub REPAIR_VERB,
-    r"\b(replaced|changed|installed|swapped|put in|new|repaired|fixed|cleaned|tightened|reseated|spliced|reset|straightened|snugged|topped (it )?off|filled|refilled|thawed|pressure washed|washed|cleared|unclogged|adjusted|re-?crimped|re-?terminated|purged|bled|burped|re-?made|redid|re-?did)\b|\b(cambi[eé]|reemplac[eé]|instal[eé]|repar[eé]|arregl[eé]|limpi[eé]|apret[eé]|llen[eé]|rellen[eé]|destap[eé]|ajust[eé]|enderec[eé]|purgu[eé]|saqu[eé]|quit[eé]|puse|rehice|empalm[eé]|destrab[eé]|desatasqu[eé])\b|\b(заменил\w*|поменял\w*|поставил\w*|починил\w*|отремонтировал\w*|зачистил\w*|подтянул\w*|восстановил\w*|отогрел\w*|прочистил\w*|долил\w*|заправил\w*|продул\w*|выпрямил\w*|перетянул\w*|переделал\w*|очистил\w*|почистил\w*|вычистил\w*|убрал\w*|удалил\w*|расклинил\w*|сбросил\w*)"
+    r"\b(replaced|changed|installed|swapped|put in|new|repaired|fixed|cleaned|tightened|reseated|spliced|reset|straightened|snugged|topped (it )?off|filled|refilled|thawed|pressure washed|washed|cleared|unclogged|adjusted|re-?crimped|re-?terminated|purged|bled|burped|re-?made|redid|re-?did|re-?sealed|sealed|re-?flared|re-?wired|re-?soldered|soldered|re-?connected|re-?installed|re-?routed|greased|lubed|lubricated|plugged (it |them )?back in)\b|\b(cambi[eé]|reemplac[eé]|instal[eé]|repar[eé]|arregl[eé]|limpi[eé]|apret[eé]|llen[eé]|rellen[eé]|destap[eé]|ajust[eé]|enderec[eé]|purgu[eé]|saqu[eé]|quit[eé]|puse|rehice|empalm[eé]|destrab[eé]|desatasqu[eé]|sell[eé]|sold[eé]|reconect[eé]|engras[eé]|lubriqu[eé])\b|\b(заменил\w*|поменял\w*|поставил\w*|починил\w*|отремонтировал\w*|зачистил\w*|подтянул\w*|восстановил\w*|отогрел\w*|прочистил\w*|долил\w*|заправил\w*|продул\w*|выпрямил\w*|перетянул\w*|переделал\w*|очистил\w*|почистил\w*|вычистил\w*|убрал\w*|удалил\w*|расклинил\w*|сбросил\w*|перепаял\w*|запаял\w*|переподключил\w*|смазал\w*|загерметизировал\w*|переобжал\w*|обжал\w*)"
 );
 pattern!(
     pub BILLING,

@@ -16,7 +16,7 @@ pattern!(
 // stall ("let me check", "pulling the shroud, gimme 10", "ahí voy").
 pattern!(
     ACK_LEAD,
-    r"^\s*(ok(ay)?|k|kk|okey|oki|alright|all right|right|cool|roger|copy( that)?|got it|gotcha|understood|sure|thanks|thx|ty|will do|on it|vale|bueno|sale|va|ya|listo|entendido|de acuerdo|gracias|ок|окей|ладно|понял|поняла|ясно|хорошо|добро|принял|спасибо)\b[\s,.!:;-]*"
+    r"^\s*((ага|угу|aj[aá]|yeah|yep|s[ií])[\s,.!]+)?(ok(ay)?|k|kk|okey|oki|alright|all right|right|cool|roger|copy( that)?|got it|gotcha|understood|sure|thanks|thx|ty|will do|on it|vale|bueno|sale|va|ya|listo|entendido|de acuerdo|gracias|ок|окей|ладно|понял|поняла|ясно|хорошо|добро|принял|спасибо)\b[\s,.!:;-]*"
 );
 pattern!(
     STALL,
@@ -35,6 +35,14 @@ pattern!(
 pattern!(
     CANNOT_CHECK,
     r"\b(can'?t|cant|cannot|couldn'?t|could not|unable to|didn'?t (get to|check|have time)|did not (get to|check)|haven'?t (checked|got to|gotten to)|not able to)\b|\bno (way to (check|test|tell|reach)|(\w+ )?access|time)\b|\b(ladder|lift)('?s| is) (broke|broken|out)\b|\b(raining|pouring)\b|\b(no|don'?t have|didn'?t bring|without) (a |an |my |the |any )?(\w+ )?(gauges?|meter|multi-?meter|dmm|tester|test light|clamp|amp clamp|clamp meter|analy[sz]er|manometer|thermometer|pyrometer|ir gun|load tester|jumper|ladder|key|scope)s?\b|\bno (lo |la |le |los )?(pude|puedo|alcanzo|alcanc[eé]|llego|llegu[eé]|tuve tiempo|s[eé] c[oó]mo)\b|\bno se puede (medir|probar|revisar|checar|ver)\b|\bno (se )?ve\b|\bno alcanzo a ver\b|\bcan'?t see\b|\bне (видно|вижу|нашел|нашёл|найти)\b|\b(no tengo|no traigo|no traje|sin)\s+(el |la |un |una |mi )?(man[oó]metro|mult[ií]metro|medidor|tester|probador|pinza|amperim[eé]trica|l[aá]mpara de prueba|puente|term[oó]metro|pir[oó]metro|escalera|llave|analizador)\w*|\bне (могу|смог|смогу|успел|получилось|получается|добрался|доберусь|достать|достаю|дотянуться)\b|\bнет (с собой |под рукой )?(тестера|мультиметра|манометра|клещей|прибора|контрольки|термометра|пирометра|лестницы|ключа|перемычки)\b|\b(тестера|мультиметра|манометра|клещей|прибора|термометра|пирометра) (с собой |под рукой )?нет\b|\bне чем (мерить|проверить|померить)\b|\bнечем (мерить|проверить|померить)\b"
+);
+
+// A check planned or not made yet ("gonna pull the roof cap next", "haven't
+// stuck the thermometer in yet", "voy a medir", "потом проверю"): whatever
+// part it names, it states no result.
+pattern!(
+    NOT_DONE_YET,
+    r"\b(gonna|going to|about to|fixing to|i'?ll|i will|need to (check|look|pull|test|meter|measure)|have(n'?t| not) .{0,40}\byet|not yet|yet to|voy a|vamos a|tengo que (revisar|checar|medir|probar|ver)|(потом|сейчас|щас) (проверю|посмотрю|гляну|померю|замерю|сниму|полезу)|буду (проверять|мерить|смотреть)|надо (проверить|посмотреть|померить))\b"
 );
 
 // "No wait", "scratch that", "my bad": the message corrects an earlier one.
@@ -87,6 +95,11 @@ pub fn is_ack(text: &str) -> bool {
         // way is still no result.
         || (led && words <= 12 && DOING.is_match(rest));
     stall && super::units::find_quantities(rest).is_empty()
+}
+
+/// The clause plans a check, or says it is not made yet.
+pub fn not_done_yet(clause: &str) -> bool {
+    NOT_DONE_YET.is_match(clause) && super::units::find_quantities(clause).is_empty()
 }
 
 /// The clause says the technician could not check (and so states nothing).

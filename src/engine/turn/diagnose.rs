@@ -13,10 +13,7 @@ impl<'a> Turn<'a> {
         let active = self.active_index(p);
         let answers = self.step_answers(p, active, &text);
         if extract::states_repair(&text) && !self.performs_active_step(p, &text) {
-            self.trace.push(
-                "a repair with no catalog finding: its readings describe the fixed unit".into(),
-            );
-            return self.stated_cause(p, true);
+            return self.stated_repair(p, None);
         }
         let evidence = extract::evidence(p, &text);
         if answers.is_empty() && evidence.is_none() && lexicon::FOUND.is_match(&text) {
@@ -209,6 +206,35 @@ impl<'a> Turn<'a> {
         )
     }
 
+    /// A repair the technician reports ("fan fuse was blown, put a new 5 A
+    /// in, runs all speeds now"): what the message observed before the fix
+    /// is recorded (`step_answers` stops at the repair: what follows is the
+    /// fixed unit), then the finding is the one the repair names, else the
+    /// one those observations isolate, else the technician's own words.
+    pub(super) fn stated_repair(
+        &mut self,
+        p: &'a Procedure,
+        named: Option<usize>,
+    ) -> (&'static str, TransitionId, Reply) {
+        let text = self.text.clone();
+        let answers = self.step_answers(p, self.active_index(p), &text);
+        self.apply_answers(p, &answers);
+        // Only what this message observed may isolate: a walk that had
+        // already reached a finding would have ended the questioning.
+        let reached = (!answers.is_empty())
+            .then(|| self.walk(p).finding)
+            .flatten();
+        match named.or(reached) {
+            Some(f) => self.repair(p, f),
+            None => {
+                self.trace.push(
+                    "a repair with no catalog finding: its readings describe the fixed unit".into(),
+                );
+                self.stated_cause(p, true)
+            }
+        }
+    }
+
     pub(super) fn repair(
         &mut self,
         p: &'a Procedure,
@@ -256,10 +282,8 @@ impl<'a> Turn<'a> {
         // "Fixed, write it up" carries the repair in the same message.
         if !self.st.report_ready() {
             let text = self.text.clone();
-            if let Some(f) = extract::repair_done(p, &text) {
-                let _ = self.repair(p, f);
-            } else if extract::states_repair(&text) {
-                let _ = self.stated_cause(p, true);
+            if extract::states_repair(&text) {
+                let _ = self.stated_repair(p, extract::repair_done(p, &text));
             }
         }
         if !self.st.report_ready() {

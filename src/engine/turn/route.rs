@@ -10,7 +10,8 @@ impl<'a> Turn<'a> {
     /// step's own test, worded like a repair: it answers that step.
     pub(super) fn performs_active_step(&self, p: &Procedure, text: &str) -> bool {
         self.active_index(p).is_some_and(|a| {
-            p.steps[a].subject.is_match(text)
+            lexicon::TEST_BY_SUBSTITUTION.is_match(p.steps[a].question.get("en"))
+                && p.steps[a].subject.is_match(text)
                 && self
                     .step_answers(p, Some(a), text)
                     .iter()
@@ -84,7 +85,7 @@ impl<'a> Turn<'a> {
         if let Some(f) =
             extract::repair_done(proc, &text).filter(|_| !self.performs_active_step(proc, &text))
         {
-            return self.repair(proc, f);
+            return self.stated_repair(proc, Some(f));
         }
         if lexicon::BILLING.is_match(&text)
             && self
@@ -227,10 +228,9 @@ impl<'a> Turn<'a> {
         self.st.topic_stack.clear();
         let text = self.text.clone();
         // Facts in the opening message count too, but only where it names a
-        // step's subject.
-        // The clause that states the complaint ("TV won't turn on") is the
-        // complaint, not an answer to the step that checks it; a reading in
-        // it ("pv input 0 V") is still a reading.
+        // step's subject. The clause that states the complaint ("TV won't
+        // turn on") is the complaint, not an answer to the step that checks
+        // it; a reading in it ("pv input 0 V") is still a reading.
         let complaint_clause = extract::clauses(&text)
             .into_iter()
             .find(|c| s.patterns.is_match(c))
