@@ -242,6 +242,21 @@ impl Patterns {
             .max_by_key(|&(a, b)| (text[a..b].chars().count(), std::cmp::Reverse(a)))
     }
 
+    /// One group matching what any of `groups` matches.
+    pub fn union<'a>(groups: impl IntoIterator<Item = &'a Patterns>) -> Patterns {
+        let sources: Vec<&str> = groups
+            .into_iter()
+            .filter_map(|g| g.0.as_ref().map(|r| r.source.as_str()))
+            .collect();
+        if sources.is_empty() {
+            return Patterns(None);
+        }
+        Patterns(Some(LazyRegex {
+            source: format!("(?:{})", sources.join(")|(?:")),
+            compiled: OnceLock::new(),
+        }))
+    }
+
     /// The byte ranges of every match, leftmost first.
     pub fn spans(&self, text: &str) -> Vec<(usize, usize)> {
         self.0.as_ref().map_or_else(Vec::new, |r| {
@@ -469,6 +484,9 @@ pub struct Procedure {
     pub steps: Vec<Step>,
     pub findings: Vec<Finding>,
     pub evidence: Vec<Evidence>,
+    /// The names of the other procedures' parts ("the battery", "the
+    /// converter" while the fridge is diagnosed).
+    pub other_parts: Patterns,
 }
 
 impl Procedure {
@@ -594,6 +612,20 @@ impl Catalog {
                 line: 0,
                 message: "no procedure files".into(),
             });
+        }
+        let others: Vec<Patterns> = (0..procedures.len())
+            .map(|i| {
+                Patterns::union(
+                    procedures
+                        .iter()
+                        .enumerate()
+                        .filter(|(j, _)| *j != i)
+                        .flat_map(|(_, p)| p.components.iter().map(|c| &c.names)),
+                )
+            })
+            .collect();
+        for (p, parts) in procedures.iter_mut().zip(others) {
+            p.other_parts = parts;
         }
         Ok(Catalog { procedures })
     }
@@ -1163,6 +1195,7 @@ fn compile(file: &str, text: &str, check: SyntaxCheck) -> Result<Procedure, Cata
         steps,
         findings,
         evidence,
+        other_parts: Patterns(None),
     })
 }
 

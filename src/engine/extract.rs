@@ -142,7 +142,7 @@ pattern!(
     /// A condition the check was made under ("with the lid open", "con el
     /// motor apagado", "при открытой крышке") says nothing about the result.
     CONDITION,
-    r"\b(with|w/|w)\s+(the\s+)?[\w-]+\s+(open|closed|shut|on|off|running|unplugged|disconnected)\b|\b(con|sin)\s+(el|la|los|las)\s+\w+\s+(abiert|cerrad|apagad|prendid|encendid|desconectad)\w*|\bпри\s+(открыт|закрыт|выключенн|включённ|включенн|отключённ|отключенн)\w*\s+\w+|\b(when|while|once|cuando|mientras|когда|пока)\b.*$"
+    r"\b(with|w/|w)\s+(the\s+)?[\w-]+(\s+[\w-]+){0,2}?\s+(open|closed|shut|on|off|running|unplugged|disconnected)\b|\b(con|sin)\s+(el|la|los|las)\s+\w+(\s+\w+){0,3}?\s+((en\s+)?off|(en\s+)?on|abiert|cerrad|apagad|prendid|encendid|desconectad)\w*|\bпри\s+(открыт|закрыт|выключенн|включённ|включенн|отключённ|отключенн)\w*\s+\w+|\b(when|while|once|cuando|mientras|когда|пока)\b.*$"
 );
 
 fn without_conditions(clause: &str) -> std::borrow::Cow<'_, str> {
@@ -444,9 +444,9 @@ pub fn step_answers(
                         .iter()
                         .any(|f| f.quantity.convert_to(u).is_some())
                 });
-                if (!names_other || single)
-                    && (reading || !about_other_component(proc, step, clause))
-                {
+                let elsewhere = read_at_another_part(proc, step, clause)
+                    || (!reading && about_other_component(proc, step, clause));
+                if (!names_other || single) && !elsewhere {
                     let bare = is_bare_reply(clause);
                     if let Some((outcome, q)) =
                         outcome_in(proc, &proc.steps[a], clause, true, single, bare, false)
@@ -708,6 +708,33 @@ pub fn tentative(proc: &Procedure, active: Option<usize>, text: &str) -> Option<
 /// The clause names a component other than the one `step` checks.
 fn about_other_component(proc: &Procedure, step: &Step, clause: &str) -> bool {
     component_named(proc, clause).is_some_and(|c| Some(c) != step.component)
+}
+
+/// The reading was taken at another part of the coach: the clause, its
+/// conditions left aside and naming nothing of `step`'s subject, has a part
+/// of another procedure (and none of this one's) a few words before the
+/// number ("battery at the tongue is
+/// 12.5", "el convertidor saca 13,5", "la presión de la toma de ciudad es
+/// 60 psi"). A part named after the number is where it was measured ("11 V
+/// en la entrada del inversor"), and is left to the subject match.
+fn read_at_another_part(proc: &Procedure, step: &Step, clause: &str) -> bool {
+    let clause = without_conditions(clause);
+    let Some(number) = clause.find(|c: char| c.is_ascii_digit()) else {
+        return false;
+    };
+    if step.subject.is_match(&clause) {
+        return false;
+    }
+    let own: Vec<(usize, usize)> = proc
+        .components
+        .iter()
+        .flat_map(|c| c.names.spans(&clause))
+        .collect();
+    proc.other_parts.spans(&clause).into_iter().any(|(a, b)| {
+        b <= number
+            && clause[b..number].split_whitespace().count() <= 5
+            && !own.iter().any(|&(s, e)| a < e && s < b)
+    })
 }
 
 /// A reply short enough that its answer words can only be about the question
