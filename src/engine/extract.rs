@@ -354,9 +354,19 @@ pub fn step_answers(
         .iter()
         .any(|s| lexicon::TEST_BY_SUBSTITUTION.is_match(s.question.get("en")));
     let mut repaired = false;
+    let correcting = understand::is_correction(text);
     for clause in parts {
         let offset = clause.as_ptr() as usize - text.as_ptr() as usize;
         if understand::in_question(&questions, offset) || REJECTED_VALUE.is_match(clause) {
+            continue;
+        }
+        // "No, perdón, el límite está abierto": the "no" that opens a
+        // correction takes back the earlier statement; it answers nothing.
+        if correcting
+            && INTERJECTION
+                .find(clause)
+                .is_some_and(|m| m.end() == clause.len())
+        {
             continue;
         }
         repaired |= !repair_is_a_test && states_a_fix(clause, substitution_tests);
@@ -796,13 +806,52 @@ pub fn repaired_component_finding(proc: &Procedure, text: &str) -> Option<usize>
         .filter_map(|(i, c)| c.names.first_at(text).map(|at| (at, i)))
         .min_by_key(|&(at, _)| at)?
         .1;
-    let mut of_component = proc
+    let of_component: Vec<usize> = proc
         .findings
         .iter()
         .enumerate()
-        .filter(|(_, f)| f.component == Some(c));
-    match (of_component.next(), of_component.next()) {
-        (Some((i, _)), None) => Some(i),
+        .filter(|(_, f)| f.component == Some(c))
+        .map(|(i, _)| i)
+        .collect();
+    if let [one] = of_component[..] {
+        return Some(one);
+    }
+    // A part with several findings ("motor inoperative", "motor binding",
+    // "motor connector"): the one whose correction is what the technician
+    // did to it ("put a new one in" replaces; "cleaned and tightened").
+    // The action must be done to that part: "put a new one in", "swapped
+    // the motor", not "put a new blade on" after naming the motor.
+    let done = lexicon::REPAIR_ACTIONS
+        .iter()
+        .filter(|(said, _)| {
+            said.find_iter(text).any(|m| {
+                let after: String = text[m.end()..].chars().take(40).collect();
+                let object = after.trim_start_matches(|ch: char| !ch.is_alphanumeric());
+                // Russian and Spanish put the object first as often
+                // ("клемму мотора подтянул").
+                let clause_start = text[..m.start()]
+                    .rfind(|ch: char| ",.;!?—\n".contains(ch))
+                    .map_or(0, |i| i + 1);
+                let before = &text[clause_start..m.start()];
+                object.is_empty()
+                    || lexicon::PRONOUN_OBJECT.is_match(object)
+                    || proc.components[c]
+                        .names
+                        .first_at(object)
+                        .is_some_and(|at| at <= 12)
+                    || proc.components[c].names.is_match(before)
+            })
+        })
+        .map(|(_, correction)| correction)
+        .collect::<Vec<_>>();
+    let [action] = done[..] else {
+        return None;
+    };
+    let mut matching = of_component
+        .into_iter()
+        .filter(|&i| action.is_match(proc.findings[i].correction.get("en")));
+    match (matching.next(), matching.next()) {
+        (Some(i), None) => Some(i),
         _ => None,
     }
 }

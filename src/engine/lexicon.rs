@@ -117,6 +117,28 @@ pattern!(
     pub WORKS_NOW,
     r"\b(works|working|runs|running|fixed|cooling|heating|lights?|lit|fires?|ignites?|good now|ok now|resolved|all good|fine now|holds now|fills now)\b.{0,20}\b(now|again|fine|good|great|properly|normally)?\b|\bnow\b|\b(ya|ahora)\s+\w+|\bтеперь\b|\b(funciona|ya funciona|qued[oó]|arreglad\w*|enfr[ií]a|calienta|prende)\b|\b(работает|заработал\w*|починил\w*|греет|холодит|исправно)\b"
 );
+pattern!(
+    REPLACED,
+    r"\b(replaced|changed out|swapped( it)? out|new (one|unit|part)|put (a |in a )?new|installed a new|cambi[eé]|reemplac[eé]|puse (uno|una) nuev[oa]|instal[eé] (uno|una|otr[oa])|заменил\w*|поменял\w*|поставил\w* нов\w*)\b"
+);
+pattern!(
+    pub PRONOUN_OBJECT,
+    r"^(it|them|one|in|out|uno|una|lo|la|los|las|его|её|ее|их|новый|новую|новое)\b"
+);
+pattern!(REPLACE_CORRECTION, r"^\s*replace\b");
+pattern!(
+    CLEANED_TIGHTENED,
+    r"\b(cleaned|tightened|snugged|re-?seated|re-?crimped|re-?terminated|limpi[eé]|apret[eé]|зачистил\w*|подтянул\w*|затянул\w*|почистил\w*|очистил\w*)\b"
+);
+pattern!(CLEAN_CORRECTION, r"\b(clean|tighten)\b");
+
+/// What a technician says they did to a part, and the words that open the
+/// catalog correction doing the same: picks among the findings of one part.
+pub static REPAIR_ACTIONS: [(&LazyLock<Regex>, &LazyLock<Regex>); 2] = [
+    (&REPLACED, &REPLACE_CORRECTION),
+    (&CLEANED_TIGHTENED, &CLEAN_CORRECTION),
+];
+
 // A step whose own test swaps or resets a part ("swap the motor plugs and
 // retry"): repair words in a reply to it can be the test, not a repair.
 pattern!(
@@ -134,7 +156,7 @@ pattern!(
 // "No idea" is not "no": a technician who does not know has not answered.
 pattern!(
     pub UNSURE,
-    r"\b(no idea|not sure|unsure|don'?t know|do not know|dunno|idk|no clue|can'?t tell|ni idea|no s[eé](\s*$|\s*[,.!]|\s+(si|qu[eé]|c[oó]mo|d[oó]nde|bien|nada|la verdad))|no estoy seguro|quién sabe|не знаю|без понятия|не уверен\w*|хз)\b"
+    r"\b(no idea|not sure|unsure|don'?t know|do not know|dunno|idk|no clue|can'?t tell|ni idea|no s[eé](\s*$|\s*[,.!]|\s+(si|qu[eé]|c[oó]mo|d[oó]nde|cu[aá]l|bien|nada|la verdad))|no estoy seguro|quién sabe|не знаю|без понятия|не уверен\w*|хз)\b"
 );
 pattern!(
     pub RESUME,

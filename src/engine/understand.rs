@@ -16,7 +16,7 @@ pattern!(
 // stall ("let me check", "pulling the shroud, gimme 10", "ahí voy").
 pattern!(
     ACK_LEAD,
-    r"^\s*((ага|угу|aj[aá]|yeah|yep|s[ií])[\s,.!]+)?(ok(ay)?|k|kk|okey|oki|alright|all right|right|cool|roger|copy( that)?|got it|gotcha|understood|sure|thanks|thx|ty|will do|on it|vale|bueno|sale|va|ya|listo|entendido|de acuerdo|gracias|ок|окей|ладно|понял|поняла|ясно|хорошо|добро|принял|спасибо)\b[\s,.!:;-]*"
+    r"^\s*((ага|угу|aj[aá]|yeah|yep|s[ií])[\s,.!]+)?((ok(ay)?|k|kk|okey|oki|alright|all right|right|cool|roger|copy( that)?|got it|gotcha|understood|sure|thanks|thx|ty|will do|on it|vale|bueno|sale|va|ya|listo|entendido|de acuerdo|gracias|ок|окей|ладно|понял|поняла|ясно|хорошо|добро|принял|спасибо)\b[\s,.!:;-]*)+"
 );
 pattern!(
     STALL,
@@ -93,7 +93,7 @@ pub fn is_ack(text: &str) -> bool {
         // "ok pulling the speed switch to get at the fuse", "ok, voy a
         // desconectar el motor": after an acknowledgment, an action under
         // way is still no result.
-        || (led && words <= 12 && DOING.is_match(rest));
+        || (led && words <= 16 && DOING.is_match(rest));
     stall && super::units::find_quantities(rest).is_empty()
 }
 
