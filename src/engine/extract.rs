@@ -118,6 +118,13 @@ pattern!(
 );
 
 pattern!(
+    /// Words of a measurement: what a generic "good" / "bad" must be about
+    /// to answer a measurement step.
+    MEASURED,
+    r"\b(nothing|nada|zero|zip|dead|cero|ничего|ноль|нуль|volt\w*|v|vac|vdc|reading|reads?|read|pressure|psi|temp\w*|amps?|amperage|draw|ohms?|resistance|spec|range|power|juice|output|input|supply|voltaje|presi[oó]n|lectura|marca|corriente|consumo|rango|especificaci[oó]n|salida|entrada|напряжени\w*|давлени\w*|температур\w*|показ\w*|вольт\w*|ток\w*|сопротивлени\w*|норм\w*|питани\w*)\b"
+);
+
+pattern!(
     OPEN_CIRCUIT,
     r"\b(open|O\.?L\.?|infinit\w*|no continuity|abiert[oa]|infinito|sin continuidad|обрыв\w*|бесконечн\w*|не звонится)\b"
 );
@@ -255,6 +262,12 @@ fn outcome_in(
                 }
             }
             // "reads in spec", "voltage is good": in range without the number.
+            // A part that "doesn't work" ("дисплей на котле не работает") is
+            // no reading: a clause that is more than a bare reply must speak
+            // of the measurement.
+            if !bare && !MEASURED.is_match(clause) {
+                return None;
+            }
             match generic_polarity(clause, near)? {
                 false => step.outcome("low").map(|o| (o.name.clone(), None)),
                 true => step.outcome("ok").map(|o| (o.name.clone(), None)),
@@ -332,9 +345,9 @@ pub fn step_answers(
     let questions = understand::question_spans(text);
     // "No gauges on me, reads low anyway?": once the message says a check
     // could not be made, only clauses that name their step answer one.
-    let could_not_check = parts
-        .iter()
-        .any(|c| lexicon::UNSURE.is_match(c) || understand::cannot_check(c));
+    let could_not_check = parts.iter().any(|c| {
+        lexicon::UNSURE.is_match(c) || understand::cannot_check(c) || understand::not_done_yet(c)
+    });
     let mut out: Vec<StepAnswer> = rated_answers(proc, active, text, &questions);
     out.extend(combined_readings(proc, active, text, &questions));
     // A step the rating comparison answered is not read again clause by clause.

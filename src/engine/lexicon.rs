@@ -91,7 +91,7 @@ pattern!(
 );
 pattern!(
     pub DISPUTE,
-    r"\b(are you sure|you sure|u sure|that'?s not (it|right)|can'?t be|doesn'?t make sense|not convinced|i doubt|no way|i don'?t think (it'?s|its|that'?s|so)|(it|that|this) (went in|was (just )?(replaced|installed|changed)) (yesterday|last|this|a (week|month|year))|(it'?s|its) (brand )?new)\b|\b(est[aá]s seguro|seguro que|no puede ser|no es eso|no creo|(lo|la) (cambiaron|pusieron|instalaron) hace)\b|\b(ты уверен|вы уверены|уверен\?|не может быть|не то|это не так|не думаю|только что (поставил|поменял|заменил)|недавно (поставил|поменял|заменил|меняли))\b"
+    r"\b(are you sure|you sure|u sure|that'?s not (it|right)|can'?t be|doesn'?t make sense|not convinced|i doubt|no way|i don'?t think (it'?s|its|that'?s|so)|(it|that|this) (went in|was (just )?(replaced|installed|changed)) (yesterday|last|this|a (week|month|year))|(it'?s|its|that'?s|thats) (brand )?new|(it|that) (ran|worked) fine (yesterday|last (week|night|trip))|(the )?[\w']+'?s not (bad|it|the problem))\b|\b(est[aá]s seguro|seguro que|no puede ser|no es eso|no creo|(lo|la) (cambiaron|pusieron|instalaron) hace|es nuev[oa]|est[aá] nuev[oa])\b|\b(ты уверен|вы уверены|уверен\?|не может быть|не то|это не так|не думаю|только что (поставил|поменял|заменил)|недавно (поставил|поменял|заменил|меняли)|да ладно|\w+ новы[йое],? (месяц|неделю|год) назад|(месяц|неделю) назад (ставили|меняли|поставили))\b"
 );
 pattern!(
     pub FOUND,
