@@ -325,9 +325,9 @@ async fn the_pdf_has_the_header_the_3c_labor_photo_and_translation() {
     assert!(md["content"].as_str().unwrap().contains("## Translation"));
     let js = export(&desk, &id, "json").await;
     let doc: Value = serde_json::from_str(js["content"].as_str().unwrap()).unwrap();
-    assert_eq!(doc["format"], "servicedesk.report.v1");
+    assert_eq!(doc["format"], "servicedesk.report.v2");
     assert_eq!(doc["unit"]["vin"], "1FUJA6CV74LM12345");
-    assert_eq!(doc["sections"][0]["labor_total"], "0.6");
+    assert_eq!(doc["sections"][0]["complaints"][0]["labor_total"], "0.6");
     assert_eq!(doc["sections"][1]["language"], "es");
     assert_eq!(
         doc["sections"][0]["photos"][0]["caption"],
@@ -345,6 +345,72 @@ async fn the_pdf_has_the_header_the_3c_labor_photo_and_translation() {
         err.message,
         "format: \"docx\" is not one of markdown, json, pdf"
     );
+}
+
+/// Two complaints in one visit: the PDF and the JSON carry one Complaint /
+/// Cause / Correction block per complaint line, each with its own labor.
+#[tokio::test]
+async fn a_visit_with_two_complaints_has_a_block_for_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let desk = Desk::open(dir.path()).await.unwrap();
+    let session = desk
+        .new_session(NewSession {
+            complaint: "roof fan does not run, water heater no hot water on gas".into(),
+            customer: Some("Dana Whitfield".into()),
+            technician: Some("Marta".into()),
+            language: None,
+            unit: Unit::default(),
+        })
+        .await
+        .unwrap();
+    for line in [
+        "the roof fan does not work",
+        "also the water heater wont make hot water on gas",
+        "the panel fuse is blown",
+        "next",
+        "12.6 at the board",
+        "no spark",
+        "electrode ceramic is cracked",
+        "write the report",
+    ] {
+        desk.chat_turn(&session.id, line, vec![]).await.unwrap();
+    }
+    assert_eq!(desk.store().reports(&session.id).await.unwrap().len(), 1);
+    let js = export(&desk, &session.id, "json").await;
+    let doc: Value = serde_json::from_str(js["content"].as_str().unwrap()).unwrap();
+    let lines = doc["sections"][0]["complaints"].as_array().unwrap();
+    assert_eq!(lines.len(), 2, "{doc:#}");
+    assert!(lines[0]["complaint"]
+        .as_str()
+        .unwrap()
+        .contains("roof vent fan"));
+    assert!(lines[1]["complaint"]
+        .as_str()
+        .unwrap()
+        .contains("no hot water"));
+    assert!(lines[1]["cause"].as_str().unwrap().contains("electrode"));
+    assert_ne!(lines[0]["labor_total"], lines[1]["labor_total"]);
+
+    let out = export(&desk, &session.id, "pdf").await;
+    let pdf = base64::engine::general_purpose::STANDARD
+        .decode(out["content"].as_str().unwrap())
+        .unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let path = work.path().join("report.pdf");
+    std::fs::write(&path, &pdf).unwrap();
+    let text = pdf_text(&path);
+    for want in [
+        "Complaint 1",
+        "Complaint 2",
+        "roof vent fan",
+        "no hot water",
+        "electrode",
+    ] {
+        assert!(
+            text.contains(want),
+            "{want:?} missing from the PDF text:\n{text}"
+        );
+    }
 }
 
 #[tokio::test]

@@ -139,6 +139,12 @@ pub static REPAIR_ACTIONS: [(&LazyLock<Regex>, &LazyLock<Regex>); 2] = [
     (&CLEANED_TIGHTENED, &CLEAN_CORRECTION),
 ];
 
+pattern!(
+    /// "Next", "siguiente", "дальше": go on to the visit's next complaint.
+    pub NEXT_COMPLAINT,
+    r"^\s*(ok(ay)?[,.]?\s*)?(next|next one|next complaint|go on|move on|on to the next( one)?|siguiente|la siguiente|sigamos|la otra|дальше|следующ\w*|давай следующ\w*)\s*[.!]?\s*$"
+);
+
 // A step whose own test swaps or resets a part ("swap the motor plugs and
 // retry"): repair words in a reply to it can be the test, not a repair.
 pattern!(
@@ -221,6 +227,10 @@ pub struct Phrases {
     pub was: &'static str,
     /// Before a second complaint's line, queued for after this one.
     pub complaint_queued: &'static str,
+    /// Said when a complaint is closed and the next one of the visit starts.
+    pub complaint_closed: &'static str,
+    /// After an isolation, when another complaint of the visit waits.
+    pub next_complaint_offer: &'static str,
     /// Before a cause the technician stated in their own words.
     pub stated_cause: &'static str,
     pub stated_correction: &'static str,
@@ -293,7 +303,9 @@ static EN: Phrases = Phrases {
     evidence: "What the conclusion rests on",
     check_it: "To check it yourself",
     was: "was",
-    complaint_queued: "Second complaint noted; we take it once this one is written up",
+    complaint_queued: "Second complaint noted; we take it once this one is isolated",
+    complaint_closed: "isolated, kept for the report. Next complaint:",
+    next_complaint_offer: "Another complaint of this visit is waiting: say \"next\" (or ask for the report) to go on to it",
     stated_cause: "Cause, in your words",
     stated_correction: "Correction",
     stated_pending: "Repair of the stated cause, then verify operation.",
@@ -352,7 +364,9 @@ static ES: Phrases = Phrases {
     evidence: "En qué se basa la conclusión",
     check_it: "Para comprobarlo usted mismo",
     was: "antes",
-    complaint_queued: "Anoto la segunda queja; la vemos cuando terminemos el reporte de esta",
+    complaint_queued: "Anoto la segunda queja; la vemos cuando aislemos esta",
+    complaint_closed: "aislado, queda para el reporte. Siguiente queja:",
+    next_complaint_offer: "Hay otra queja de esta visita pendiente: diga \"siguiente\" (o pida el reporte) para seguir con ella",
     stated_cause: "Causa, en sus palabras",
     stated_correction: "Corrección",
     stated_pending: "Reparar la causa indicada y verificar el funcionamiento.",
@@ -410,7 +424,9 @@ static RU: Phrases = Phrases {
     evidence: "На чём основан вывод",
     check_it: "Как проверить самому",
     was: "было",
-    complaint_queued: "Вторую жалобу записал; займёмся ею, когда закроем отчёт по этой",
+    complaint_queued: "Вторую жалобу записал; займёмся ею, когда найдём причину этой",
+    complaint_closed: "причина найдена, войдёт в отчёт. Следующая жалоба:",
+    next_complaint_offer: "Есть ещё жалоба по этому визиту: напишите «дальше» (или попросите отчёт), чтобы перейти к ней",
     stated_cause: "Причина, с ваших слов",
     stated_correction: "Устранение",
     stated_pending: "Устранить указанную причину и проверить работу.",

@@ -168,20 +168,28 @@ pub fn normalize_edit(text: &str) -> Result<String, String> {
     Ok(one)
 }
 
-pub struct ReportInput<'a> {
+/// One complaint line of the visit: its own Complaint / Cause / Correction,
+/// labor and parts (warranty claims are filed per complaint line).
+pub struct ComplaintInput<'a> {
     pub procedure: &'a Procedure,
-    pub finding: &'a Finding,
-    pub complaint: &'a str,
-    pub complaint_translated: &'a str,
+    pub finding: Finding,
+    pub complaint: String,
+    pub complaint_translated: String,
     pub labor_tenths: u32,
     pub repair_done: bool,
     /// Ids of the steps that could not be verified (shown by their labels).
     pub unverified: Vec<String>,
-    pub photos: &'a [PhotoRef],
     pub edits: &'a ReportEdits,
 }
 
-fn block(r: &ReportInput<'_>, lang: &str, complaint: &str, edits: &SectionEdits) -> String {
+/// What a report is written from: the visit's complaint lines in order,
+/// and the photos of the session.
+pub struct ReportInput<'a> {
+    pub lines: Vec<ComplaintInput<'a>>,
+    pub photos: &'a [PhotoRef],
+}
+
+fn line_block(r: &ComplaintInput<'_>, lang: &str, complaint: &str, edits: &SectionEdits) -> String {
     let h = headings(lang);
     let mut out = String::new();
     let complaint = edits.complaint.as_deref().unwrap_or(complaint);
@@ -206,7 +214,7 @@ fn block(r: &ReportInput<'_>, lang: &str, complaint: &str, edits: &SectionEdits)
     };
     out.push_str(&format!("{}:\n{}\n\n", h.correction, correction));
     out.push_str(&format!("{}:\n", h.labor));
-    for (task, tenths) in labor_lines(r.finding, r.labor_tenths, lang) {
+    for (task, tenths) in labor_lines(&r.finding, r.labor_tenths, lang) {
         out.push_str(&format!("- {task}: {} {}\n", fmt_tenths(tenths), h.hr));
     }
     out.push_str(&format!(
@@ -234,12 +242,17 @@ fn block(r: &ReportInput<'_>, lang: &str, complaint: &str, edits: &SectionEdits)
                 .join(", ")
         ));
     }
-    out.push_str(&format!("{}:\n", h.photos));
-    if r.photos.is_empty() {
+    out
+}
+
+fn photos_block(photos: &[PhotoRef], lang: &str) -> String {
+    let h = headings(lang);
+    let mut out = format!("{}:\n", h.photos);
+    if photos.is_empty() {
         out.push_str(h.no_photos);
         out.push('\n');
     }
-    for p in r.photos {
+    for p in photos {
         let mut line = format!("- {}", p.file_name);
         if let Some(c) = &p.caption {
             line.push_str(&format!(": {c}"));
@@ -253,19 +266,27 @@ fn block(r: &ReportInput<'_>, lang: &str, complaint: &str, edits: &SectionEdits)
     out
 }
 
-/// The report text. English first; the translation after the separator.
+/// The report text: every complaint line, then the photos; English first,
+/// the translation after the separator.
 pub fn render(r: &ReportInput<'_>, language: &str) -> String {
-    let mut out = block(r, "en", r.complaint, &r.edits.en);
+    let mut out = String::new();
+    for line in &r.lines {
+        out.push_str(&line_block(line, "en", &line.complaint, &line.edits.en));
+    }
+    out.push_str(&photos_block(r.photos, "en"));
     if language != "en" {
         out.push('\n');
         out.push_str(TRANSLATION_SEPARATOR);
         out.push_str("\n\n");
-        out.push_str(&block(
-            r,
-            language,
-            r.complaint_translated,
-            &r.edits.translation,
-        ));
+        for line in &r.lines {
+            out.push_str(&line_block(
+                line,
+                language,
+                &line.complaint_translated,
+                &line.edits.translation,
+            ));
+        }
+        out.push_str(&photos_block(r.photos, language));
     }
     out.trim_end().to_string() + "\n"
 }
@@ -278,22 +299,30 @@ pub struct ReportDoc {
     pub blocks: Vec<ReportBlock>,
 }
 
+/// One language's text of the report.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ReportBlock {
     pub language: String,
     pub labels: Headings,
-    pub complaint: String,
-    pub cause: String,
-    pub correction: String,
-    pub labor: Vec<LaborLine>,
-    /// "1.3" (in `labels.hr`).
-    pub labor_total: Option<String>,
-    pub parts: Vec<String>,
-    pub unverified: Option<String>,
+    /// One per complaint line of the visit, in order.
+    pub complaints: Vec<ComplaintSection>,
     pub photos: Vec<PhotoLine>,
     /// Lines the parser did not place (a body from an older format); a
     /// layout shows them rather than dropping them.
     pub other: Vec<String>,
+}
+
+/// A complaint line's Complaint / Cause / Correction, labor and parts.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct ComplaintSection {
+    pub complaint: String,
+    pub cause: String,
+    pub correction: String,
+    pub labor: Vec<LaborLine>,
+    /// "1.3" (in the block's `labels.hr`).
+    pub labor_total: Option<String>,
+    pub parts: Vec<String>,
+    pub unverified: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -340,16 +369,11 @@ fn parse_block(text: &str, lang: &str) -> ReportBlock {
     let mut b = ReportBlock {
         language: lang.to_string(),
         labels: h,
-        complaint: String::new(),
-        cause: String::new(),
-        correction: String::new(),
-        labor: Vec::new(),
-        labor_total: None,
-        parts: Vec::new(),
-        unverified: None,
+        complaints: Vec::new(),
         photos: Vec::new(),
         other: Vec::new(),
     };
+    let mut c = ComplaintSection::default();
     let mut section = Section::None;
     let titles = [
         (h.complaint, Section::Complaint),
@@ -369,38 +393,45 @@ fn parse_block(text: &str, lang: &str) -> ReportBlock {
             .strip_suffix(':')
             .and_then(|t| titles.iter().find(|(title, _)| *title == t))
         {
+            // A second "Complaint:" opens the next complaint line.
+            if *s == Section::Complaint && c != ComplaintSection::default() {
+                b.complaints.push(std::mem::take(&mut c));
+            }
             section = *s;
             continue;
         }
         if let Some(rest) = line.strip_prefix(&format!("{}: ", h.total)) {
-            b.labor_total = Some(rest.strip_suffix(&hr_suffix).unwrap_or(rest).to_string());
+            c.labor_total = Some(rest.strip_suffix(&hr_suffix).unwrap_or(rest).to_string());
             continue;
         }
         if let Some(rest) = line.strip_prefix(&format!("{}: ", h.unverified)) {
-            b.unverified = Some(rest.to_string());
+            c.unverified = Some(rest.to_string());
             section = Section::None;
             continue;
         }
         let item = line.strip_prefix("- ");
         match (section, item) {
-            (Section::Complaint, None) => push_paragraph(&mut b.complaint, line),
-            (Section::Cause, None) => push_paragraph(&mut b.cause, line),
-            (Section::Correction, None) => push_paragraph(&mut b.correction, line),
+            (Section::Complaint, None) => push_paragraph(&mut c.complaint, line),
+            (Section::Cause, None) => push_paragraph(&mut c.cause, line),
+            (Section::Correction, None) => push_paragraph(&mut c.correction, line),
             (Section::Labor, Some(item)) => {
                 let (task, hours) = match item.rsplit_once(": ") {
                     Some((task, hours)) => (task, hours.strip_suffix(&hr_suffix).unwrap_or(hours)),
                     None => (item, ""),
                 };
-                b.labor.push(LaborLine {
+                c.labor.push(LaborLine {
                     task: task.to_string(),
                     hours: hours.to_string(),
                 });
             }
-            (Section::Parts, Some(item)) => b.parts.push(item.to_string()),
+            (Section::Parts, Some(item)) => c.parts.push(item.to_string()),
             (Section::Photos, Some(item)) => b.photos.push(parse_photo(item)),
             (Section::Photos, None) if line == h.no_photos => {}
             _ => b.other.push(line.to_string()),
         }
+    }
+    if c != ComplaintSection::default() || b.complaints.is_empty() {
+        b.complaints.push(c);
     }
     b
 }
@@ -497,21 +528,25 @@ mod tests {
                     ("ru", ReportEdits::default()),
                 ] {
                     let input = ReportInput {
-                        procedure: p,
-                        finding: f,
-                        complaint: "Customer states the unit does not work.",
-                        complaint_translated: "Queja traducida.",
-                        labor_tenths: f.labor_tenths() + 2,
-                        repair_done: true,
-                        unverified: vec!["check a".into()],
+                        lines: vec![ComplaintInput {
+                            procedure: p,
+                            finding: f.clone(),
+                            complaint: "Customer states the unit does not work.".into(),
+                            complaint_translated: "Queja traducida.".into(),
+                            labor_tenths: f.labor_tenths() + 2,
+                            repair_done: true,
+                            unverified: vec!["check a".into()],
+                            edits: &edits,
+                        }],
                         photos: &photos,
-                        edits: &edits,
                     };
                     let body = render(&input, lang);
                     let doc = parse(&body, lang);
                     assert_eq!(doc.blocks.len(), if lang == "en" { 1 } else { 2 });
-                    for (i, b) in doc.blocks.iter().enumerate() {
+                    for (i, block) in doc.blocks.iter().enumerate() {
                         let bl = if i == 0 { "en" } else { lang };
+                        assert_eq!(block.complaints.len(), 1);
+                        let b = &block.complaints[0];
                         let e = if i == 0 {
                             &edits.en
                         } else {
@@ -539,6 +574,7 @@ mod tests {
                         );
                         assert_eq!(b.parts, f.parts(bl));
                         assert_eq!(b.unverified.as_deref(), Some("check a"));
+                        let b = block;
                         assert_eq!(b.photos.len(), 2);
                         assert_eq!(b.photos[0].file_name, "fuse.jpg");
                         assert_eq!(
@@ -557,6 +593,53 @@ mod tests {
             }
         }
         assert!(checked > 50, "only {checked} reports");
+    }
+
+    /// A visit with two complaints: each line keeps its own 3C, labor and
+    /// parts in both languages, and the photos are listed once per language.
+    #[test]
+    fn two_complaint_lines_read_back_in_order() {
+        let c = Catalog::embedded().unwrap();
+        let fan = c.get("dc_12v").unwrap();
+        let wh = c.get("water_heater").unwrap();
+        let (f1, f2) = (&fan.findings[0], &wh.findings[0]);
+        let edits = ReportEdits::default();
+        let line = |p, f: &Finding, text: &str| ComplaintInput {
+            procedure: p,
+            finding: f.clone(),
+            complaint: text.into(),
+            complaint_translated: format!("{text} (es)"),
+            labor_tenths: f.labor_tenths(),
+            repair_done: false,
+            unverified: vec![],
+            edits: &edits,
+        };
+        let input = ReportInput {
+            lines: vec![
+                line(fan, f1, "Roof fan does not run."),
+                line(wh, f2, "Water heater does not light."),
+            ],
+            photos: &[],
+        };
+        let doc = parse(&render(&input, "es"), "es");
+        assert_eq!(doc.blocks.len(), 2);
+        for (block, lang) in doc.blocks.iter().zip(["en", "es"]) {
+            assert_eq!(block.complaints.len(), 2, "{lang}");
+            let [a, b] = &block.complaints[..] else {
+                unreachable!()
+            };
+            assert!(a.complaint.starts_with("Roof fan does not run."));
+            assert!(b.complaint.starts_with("Water heater does not light."));
+            assert_eq!(a.cause, f1.cause.get(lang));
+            assert_eq!(b.cause, f2.cause.get(lang));
+            assert_eq!(a.parts, f1.parts(lang));
+            assert_eq!(b.parts, f2.parts(lang));
+            assert_eq!(
+                b.labor_total.as_deref(),
+                Some(fmt_tenths(f2.labor_tenths()).as_str())
+            );
+            assert!(block.other.is_empty(), "{:?}", block.other);
+        }
     }
 
     #[test]

@@ -116,6 +116,24 @@ pub struct PendingConfirmation {
     pub text: String,
 }
 
+/// A complaint of this visit whose diagnosis is closed: everything its
+/// block of the report needs, kept when the next complaint is diagnosed.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ClosedComplaint {
+    pub system: String,
+    pub symptom: Option<String>,
+    pub isolation: Isolation,
+    pub repair_done: bool,
+    /// The labor of its block, in tenths of an hour.
+    pub labor_tenths: u32,
+    /// Steps that could not be verified.
+    pub unverified: Vec<String>,
+    /// The facts its diagnosis recorded.
+    pub facts: Vec<Fact>,
+    pub report_edits: super::report::ReportEdits,
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct StatedCause {
     pub cause: String,
@@ -221,6 +239,10 @@ pub struct SessionState {
     /// light"), as `system:symptom`, each diagnosed after the current one.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub queued_complaints: Vec<String>,
+    /// Complaints of this visit already diagnosed, in order; the current
+    /// one is the last block of the report.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub closed_complaints: Vec<ClosedComplaint>,
 }
 
 impl Default for SessionState {
@@ -251,6 +273,7 @@ impl Default for SessionState {
             lanes: serde_json::Map::new(),
             report_edits: Default::default(),
             queued_complaints: Vec::new(),
+            closed_complaints: Vec::new(),
             pending_confirmation: None,
         }
     }

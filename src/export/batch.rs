@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use super::report_file_name;
 use crate::desk::{Desk, DeskError, Result};
+use crate::engine::catalog::{fmt_tenths, parse_tenths};
 use crate::engine::report::parse;
 use crate::reports::RangeReport;
 
@@ -193,7 +194,18 @@ fn summary_row(item: &RangeReport, pdf_name: &str) -> Vec<String> {
     let doc = parse(&item.report.body, &item.report.language);
     let en = doc.blocks.first();
     let s = &item.session;
-    let text = |f: fn(&crate::engine::report::ReportBlock) -> String| en.map(f).unwrap_or_default();
+    // A visit with several complaint lines keeps one row: each column
+    // lists its lines in order, and the labor total is theirs summed.
+    let lines = en.map(|b| b.complaints.as_slice()).unwrap_or_default();
+    let joined = |f: fn(&crate::engine::report::ComplaintSection) -> String| {
+        lines.iter().map(f).collect::<Vec<_>>().join(" | ")
+    };
+    let labor_total = lines
+        .iter()
+        .map(|c| c.labor_total.as_deref().and_then(parse_tenths))
+        .sum::<Option<u32>>()
+        .map(fmt_tenths)
+        .unwrap_or_default();
     vec![
         item.report.created_at.clone(),
         s.created_at.clone(),
@@ -205,12 +217,16 @@ fn summary_row(item: &RangeReport, pdf_name: &str) -> Vec<String> {
         s.unit.plate.clone().unwrap_or_default(),
         s.unit.make_model.clone().unwrap_or_default(),
         s.unit.odometer.map(|o| o.to_string()).unwrap_or_default(),
-        text(|b| b.complaint.clone()),
-        text(|b| b.cause.clone()),
-        text(|b| b.correction.clone()),
-        text(|b| b.labor_total.clone().unwrap_or_default()),
-        text(|b| b.parts.join("; ")),
-        text(|b| b.photos.len().to_string()),
+        joined(|c| c.complaint.clone()),
+        joined(|c| c.cause.clone()),
+        joined(|c| c.correction.clone()),
+        labor_total,
+        lines
+            .iter()
+            .flat_map(|c| c.parts.iter().cloned())
+            .collect::<Vec<_>>()
+            .join("; "),
+        en.map(|b| b.photos.len().to_string()).unwrap_or_default(),
         s.status.as_str().to_string(),
         item.sync.state.clone(),
         pdf_name.to_string(),

@@ -91,7 +91,7 @@ pub fn report_markdown(session: &Session, report: &StoredReport) -> String {
 /// and the body read into its parts, for systems that file reports.
 pub fn report_json(session: &Session, report: &StoredReport) -> serde_json::Value {
     serde_json::json!({
-        "format": "servicedesk.report.v1",
+        "format": "servicedesk.report.v2",
         "session_id": session.id,
         "revision": report.revision,
         "language": report.language,

@@ -126,6 +126,11 @@ impl<'a> Turn<'a> {
         text.push_str(&format!("{}: {}\n", l.isolated, finding.cause.get(&lang)));
         text.push_str(&format!("{}: {hours} {}.\n", l.labor_draft, l.hr));
         text.push_str(l.offer);
+        if !self.st.queued_complaints.is_empty() {
+            text.push('\n');
+            text.push_str(l.next_complaint_offer);
+            text.push('.');
+        }
         (
             intent,
             transition,
@@ -190,10 +195,15 @@ impl<'a> Turn<'a> {
             "technician-stated cause in {} (no catalog finding): {cause:?}",
             p.system
         ));
-        let reply = format!(
+        let mut reply = format!(
             "{}: {cause}\n{}: {correction}\n{}",
             l.stated_cause, l.stated_correction, l.stated_labor
         );
+        if !self.st.queued_complaints.is_empty() {
+            reply.push('\n');
+            reply.push_str(l.next_complaint_offer);
+            reply.push('.');
+        }
         (
             if repaired { "REPAIR" } else { "STATED_FINDING" },
             TransitionId::D4Terminal,
@@ -296,30 +306,49 @@ impl<'a> Turn<'a> {
             }
             return ("REPORT_REQUEST", TransitionId::T10Boundary, reply);
         }
+        // The current complaint is closed; the next one of the visit is
+        // diagnosed before the report covers them all.
+        if !self.st.queued_complaints.is_empty() {
+            return self.next_complaint(p);
+        }
         let finding = self.isolated(p).expect("report-ready means a finding");
         let lang = self.lang();
-        let symptom = self
-            .st
-            .symptom
-            .as_deref()
-            .and_then(|s| p.symptoms.iter().find(|x| x.id == s));
-        let complaint_en = symptom
-            .map(|s| s.complaint.get("en").to_string())
-            .unwrap_or_else(|| self.ctx.complaint.clone().unwrap_or_default());
-        let complaint_tr = symptom
-            .map(|s| s.complaint.get(&lang).to_string())
-            .unwrap_or_else(|| complaint_en.clone());
-        let unverified = self.st.open_steps.clone();
-        let input = ReportInput {
+        let mut lines = Vec::new();
+        for closed in &self.st.closed_complaints {
+            let Some(cp) = self.engine.catalog.get(&closed.system) else {
+                continue;
+            };
+            let Some(f) = closed.isolation.finding_in(cp) else {
+                continue;
+            };
+            let (complaint, complaint_translated) =
+                self.complaint_texts(cp, closed.symptom.as_deref(), lines.is_empty());
+            lines.push(report::ComplaintInput {
+                procedure: cp,
+                finding: f.into_owned(),
+                complaint,
+                complaint_translated,
+                labor_tenths: closed.labor_tenths,
+                repair_done: closed.repair_done,
+                unverified: closed.unverified.clone(),
+                edits: &closed.report_edits,
+            });
+        }
+        let (complaint, complaint_translated) =
+            self.complaint_texts(p, self.st.symptom.as_deref(), lines.is_empty());
+        lines.push(report::ComplaintInput {
             procedure: p,
-            finding: &finding,
-            complaint: &complaint_en,
-            complaint_translated: &complaint_tr,
+            finding: finding.clone(),
+            complaint,
+            complaint_translated,
             labor_tenths: self.labor_tenths(&finding),
             repair_done: self.st.repair_done,
-            unverified,
-            photos: &self.ctx.photos,
+            unverified: self.st.open_steps.clone(),
             edits: &self.st.report_edits,
+        });
+        let input = ReportInput {
+            lines,
+            photos: &self.ctx.photos,
         };
         let text = report::render(&input, &lang);
         self.st.report_revision += 1;
@@ -337,5 +366,86 @@ impl<'a> Turn<'a> {
                 citations: vec![format!("procedure:{}#{}", p.system, finding.id)],
             },
         )
+    }
+
+    /// A complaint line's text, in English and the session language: the
+    /// complaint of its symptom, or for the visit's first line with no
+    /// symptom matched, what the writer typed.
+    fn complaint_texts(
+        &self,
+        p: &Procedure,
+        symptom: Option<&str>,
+        first: bool,
+    ) -> (String, String) {
+        let symptom = symptom.and_then(|s| p.symptoms.iter().find(|x| x.id == s));
+        let writer = || {
+            first
+                .then(|| self.ctx.complaint.clone())
+                .flatten()
+                .unwrap_or_default()
+        };
+        let en = symptom.map_or_else(writer, |s| s.complaint.get("en").to_string());
+        let tr = symptom.map_or_else(|| en.clone(), |s| s.complaint.get(&self.lang()).to_string());
+        (en, tr)
+    }
+
+    /// Closes the current complaint (its isolation, labor, facts and
+    /// unverified checks kept for its block of the report) and starts the
+    /// next queued one at its first step.
+    pub(super) fn next_complaint(
+        &mut self,
+        p: &'a Procedure,
+    ) -> (&'static str, TransitionId, Reply) {
+        let finding = self.isolated(p).expect("a closed complaint has a finding");
+        let closed = ClosedComplaint {
+            system: p.system.clone(),
+            symptom: self.st.symptom.clone(),
+            isolation: self.st.isolation.clone(),
+            repair_done: self.st.repair_done,
+            labor_tenths: self.labor_tenths(&finding),
+            unverified: std::mem::take(&mut self.st.open_steps),
+            facts: std::mem::take(&mut self.st.facts),
+            report_edits: std::mem::take(&mut self.st.report_edits),
+        };
+        let done = p.title.get(&self.lang()).to_string();
+        self.st.closed_complaints.push(closed);
+        let key = self.st.queued_complaints.remove(0);
+        self.trace
+            .push(format!("complaint closed: {}; next: {key}", p.system));
+        self.st.completed_steps.clear();
+        self.st.hypotheses.clear();
+        self.st.contradictions.clear();
+        self.st.isolation = Default::default();
+        self.st.repair_done = false;
+        self.st.labor = Default::default();
+        self.st.escalation = Default::default();
+        self.st.asked.clear();
+        self.st.active_step = None;
+        self.st.active_procedure = None;
+        self.st.symptom = None;
+        let next = key.split_once(':').and_then(|(system, symptom)| {
+            let pi = self
+                .engine
+                .catalog
+                .procedures
+                .iter()
+                .position(|x| x.system == system)?;
+            let si = self.engine.catalog.procedures[pi]
+                .symptoms
+                .iter()
+                .position(|x| x.id == symptom)?;
+            Some((pi, si))
+        });
+        let Some((pi, si)) = next else {
+            return self.unclear();
+        };
+        let np = &self.engine.catalog.procedures[pi];
+        // The next complaint opens with its own line, not with the words
+        // that closed this one.
+        self.text = String::new();
+        let (_, transition, mut reply) = self.root_entry(np, si);
+        let l = phrases(&self.lang());
+        reply.text = format!("{done}: {}\n{}", l.complaint_closed, reply.text);
+        ("NEW_COMPLAINT", transition, reply)
     }
 }

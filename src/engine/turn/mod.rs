@@ -33,8 +33,8 @@ use super::lexicon::{self, phrases};
 use super::registry::TransitionId;
 use super::report::{self, PhotoRef, ReportInput};
 use super::state::{
-    AgentAction, Fact, FactKind, FactSource, LaborStatus, Mode, PendingConfirmation, SessionState,
-    StatedCause, Submode, TopicFrame,
+    AgentAction, ClosedComplaint, Fact, FactKind, FactSource, LaborStatus, Mode,
+    PendingConfirmation, SessionState, StatedCause, Submode, TopicFrame,
 };
 use super::understand;
 

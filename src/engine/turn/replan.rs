@@ -9,6 +9,9 @@ impl<'a> Turn<'a> {
         p: &'a Procedure,
     ) -> (&'static str, TransitionId, Reply) {
         let text = self.text.clone();
+        if !self.st.queued_complaints.is_empty() && lexicon::NEXT_COMPLAINT.is_match(&text) {
+            return self.next_complaint(p);
+        }
         if let Some(e) = extract::evidence(p, &text) {
             return self.replan_evidence(p, e);
         }

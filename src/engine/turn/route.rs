@@ -188,7 +188,7 @@ impl<'a> Turn<'a> {
         let mut text = format!(
             "{}: {}.",
             l.complaint_queued,
-            p.symptoms[si].complaint.get(&lang)
+            p.symptoms[si].complaint.get(&lang).trim_end_matches('.')
         );
         if let Some(cur) = self.proc() {
             if let Some(i) = self.active_index(cur) {
