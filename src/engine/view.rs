@@ -52,6 +52,19 @@ pub struct LaborView {
     pub lines: Vec<LaborLineView>,
 }
 
+/// Another complaint line of the visit: closed (its cause isolated, kept for
+/// the report) or queued for after the current one.
+#[derive(Debug, Clone, Serialize)]
+pub struct ComplaintLineView {
+    /// The system's title in the session language.
+    pub system: String,
+    /// The complaint in the session language.
+    pub complaint: String,
+    /// The isolated cause, for a closed line.
+    pub cause: Option<String>,
+    pub closed: bool,
+}
+
 /// A one-tap answer for the active step: `text` is what gets sent.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct QuickAnswer {
@@ -75,6 +88,8 @@ pub struct SessionView {
     pub escalation_reason: Option<String>,
     pub report_ready: bool,
     pub quick_answers: Vec<QuickAnswer>,
+    /// The visit's other complaint lines: the closed ones, then the queued.
+    pub other_complaints: Vec<ComplaintLineView>,
 }
 
 pub fn session_view(catalog: &Catalog, st: &SessionState) -> SessionView {
@@ -148,7 +163,37 @@ pub fn session_view(catalog: &Catalog, st: &SessionState) -> SessionView {
         escalation_reason: st.escalation.reason.clone(),
         report_ready: st.report_ready(),
         quick_answers,
+        other_complaints: other_complaints(catalog, st),
     }
+}
+
+fn other_complaints(catalog: &Catalog, st: &SessionState) -> Vec<ComplaintLineView> {
+    let lang = st.language.as_str();
+    let line = |system: &str, symptom: Option<&str>, cause: Option<String>, closed: bool| {
+        let p = catalog.get(system)?;
+        let complaint = symptom
+            .and_then(|s| p.symptoms.iter().find(|x| x.id == s))
+            .map(|s| s.complaint.get(lang).to_string())
+            .unwrap_or_default();
+        Some(ComplaintLineView {
+            system: p.title.get(lang).to_string(),
+            complaint,
+            cause,
+            closed,
+        })
+    };
+    let closed = st.closed_complaints.iter().filter_map(|c| {
+        let cause = catalog
+            .get(&c.system)
+            .and_then(|p| c.isolation.finding_in(p))
+            .map(|f| f.cause.get(lang).to_string());
+        line(&c.system, c.symptom.as_deref(), cause, true)
+    });
+    let queued = st.queued_complaints.iter().filter_map(|key| {
+        let (system, symptom) = key.split_once(':')?;
+        line(system, Some(symptom), None, false)
+    });
+    closed.chain(queued).collect()
 }
 
 /// The answers the extractor understands for a step of this kind, in the

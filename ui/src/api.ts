@@ -249,7 +249,17 @@ export interface SessionContext {
   escalation_reason?: string | null;
   report_ready: boolean;
   quick_answers: { label: string; text: string }[];
+  /** The visit's other complaint lines (closed, then queued); absent in older backends. */
+  other_complaints?: ComplaintLine[];
   reports: ContextReport[];
+}
+
+/** Another complaint line of the visit, in session_context. */
+export interface ComplaintLine {
+  system: string;
+  complaint: string;
+  cause: string | null;
+  closed: boolean;
 }
 
 export type ReportSyncState = 'pending' | 'done' | 'failed' | 'conflict' | 'not_queued';

@@ -123,6 +123,21 @@ export function ContextPanel({
         )}
       </section>
 
+      {(c.other_complaints?.length ?? 0) > 0 && (
+        <section className="ctx-block" aria-label={t('ctx.otherComplaints')} data-testid="other-complaints">
+          <h4>{t('ctx.otherComplaints')}</h4>
+          <ul>
+            {c.other_complaints!.map((line, i) => (
+              <li key={i} data-closed={line.closed}>
+                <span className={line.closed ? 'badge ok' : 'badge'}>{t(line.closed ? 'ctx.complaintClosed' : 'ctx.complaintQueued')}</span>{' '}
+                <strong>{line.system}</strong>: {line.complaint}
+                {line.cause && <span className="muted small"> — {line.cause}</span>}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
       {c.labor.mode !== 'none' && <LaborBox labor={c.labor} sending={sending} onSend={onSend} />}
 
       <ReportBox

@@ -262,6 +262,24 @@ describe('context panel', () => {
     expect(byTestId(banner, 'escalation-reason')!.textContent).toBe('«Customer damage claims» requires a hand-off to the service manager.');
   });
 
+  it('lists the visit\'s other complaint lines, closed with their cause and queued', async () => {
+    const diag = fakeDiagnosis();
+    diag.patchContext({
+      other_complaints: [
+        { system: '12 VDC circuits', complaint: 'Customer states the roof vent fan does not operate.', cause: 'Fan fuse open.', closed: true },
+        { system: 'Water heater', complaint: 'Customer states there is no hot water.', cause: null, closed: false },
+      ],
+    });
+    const { root } = await open({}, diag);
+    const block = await waitFor(() => byTestId(root, 'other-complaints'));
+    const items = block.querySelectorAll('li');
+    expect(items.length).toBe(2);
+    expect(items[0].getAttribute('data-closed')).toBe('true');
+    expect(items[0].textContent).toContain('Fan fuse open.');
+    expect(items[1].textContent).toContain('Next');
+    expect(items[1].textContent).toContain('no hot water');
+  });
+
   it('shows knowledge citations as chips (stored turns too) and keeps other citations as the Sources line', async () => {
     const diag = fakeDiagnosis();
     const turns = [
