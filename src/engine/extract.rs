@@ -56,6 +56,15 @@ fn states_a_fix(clause: &str, substitution_tests: bool) -> bool {
     })
 }
 
+/// The sentence of `text` around byte `at`.
+fn sentence_of(text: &str, at: usize) -> &str {
+    let at = at.min(text.len());
+    let end_of = |c: char| matches!(c, '!' | '?' | '\n' | '.');
+    let start = text[..at].rfind(end_of).map_or(0, |i| i + 1);
+    let end = text[at..].find(end_of).map_or(text.len(), |i| at + i);
+    &text[start..end]
+}
+
 fn is_decimal_comma(text: &str, start: usize, end: usize) -> bool {
     &text[start..end] == ","
         && text[..start].ends_with(|c: char| c.is_ascii_digit())
@@ -416,8 +425,25 @@ pub fn step_answers(
                 .and_then(|c| proc.components[c].names.longest_match(clause))
                 .unwrap_or(0)
         };
+        // The asked step's test, performed in this sentence ("jumped R and W
+        // at the furnace, blower took right off"): a clause in the step's
+        // own result words is that test's result, even where it names
+        // another step's part (the blower).
+        let test_result = active.filter(|&a| {
+            let step = &proc.steps[a];
+            named.iter().any(|&(_, i)| i != a)
+                && !out.iter().any(|x| x.step == a)
+                && step.subject.is_match(sentence_of(text, offset))
+                && best_outcome(proc, &step.outcomes, clause).is_some_and(|(_, negated)| !negated)
+        });
+        if let Some(a) = test_result {
+            if !named.iter().any(|&(_, i)| i == a) {
+                named.push((0, a));
+            }
+        }
         named.sort_by_key(|&(len, i)| {
             (
+                std::cmp::Reverse(Some(i) == test_result),
                 std::cmp::Reverse(part(i)),
                 std::cmp::Reverse(Some(i) == active),
                 std::cmp::Reverse(len),
