@@ -136,9 +136,25 @@ pub fn question_spans(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
+// "Getting 9.8 at the motor, that's too low for it right?", "me da 16 de
+// diferencia, es poco verdad?", "10,2 на штуцере, это мало?": a reading
+// stated, then a check of what it means.
+pattern!(
+    EVALUATION_TAG,
+    r"\b(is (that|it|this) (too |really |kinda |a bit )?(low|high|ok|okay|normal|good|bad|enough|in spec|within spec|out of spec|too low|too high)|that'?s (too |really |kinda )?(low|high|ok|okay|normal|good|bad|inside|within|outside)|thats (too )?(low|high|ok|good|inside|within)|right|correct|es (poco|mucho|normal|bajo|alto|bueno|malo)|est[aá] (bajo|alto|bien|mal)|verdad|no\?|это (мало|много|норм\w*|низко|высоко)|не мало|нормально|норм|мало)\b[^?]*\?\s*$"
+);
+
 fn is_question_sentence(s: &str) -> bool {
     let t = s.trim();
-    !t.is_empty() && (t.ends_with('?') || t.contains('¿') || QUESTION_OPENING.is_match(t))
+    if t.is_empty() {
+        return false;
+    }
+    let asks = t.ends_with('?') || t.contains('¿') || QUESTION_OPENING.is_match(t);
+    // A reading with a check of what it means still states the reading.
+    let states_a_reading = !QUESTION_OPENING.is_match(t)
+        && EVALUATION_TAG.is_match(t)
+        && t.contains(|c: char| c.is_ascii_digit());
+    asks && !states_a_reading
 }
 
 /// The whole message is a question (every sentence with letters asks).

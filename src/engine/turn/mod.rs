@@ -218,6 +218,11 @@ impl<'a> Turn<'a> {
         let mut st = state.clone();
         let pending = st.pending_confirmation.take();
         st.turn += 1;
+        // "nine point two volts" is read as the 9.2 V it was dictated as.
+        let text = match super::spoken::digits_for_spoken_numbers(&text) {
+            std::borrow::Cow::Owned(digits) => digits,
+            std::borrow::Cow::Borrowed(_) => text,
+        };
         Turn {
             engine,
             ctx,
