@@ -8,7 +8,7 @@ use regex::Regex;
 use super::catalog::{Outcome, Procedure, ReadingMode, Step, StepKind};
 use super::lexicon;
 use super::understand;
-use super::units::{bare_number, find_quantities, lone_number, Quantity, Unit};
+use super::units::{bare_number, find_quantities, lone_number, reading_numbers, Quantity, Unit};
 
 /// One step answered by part of the message.
 #[derive(Debug, Clone, PartialEq)]
@@ -207,20 +207,32 @@ fn generic_polarity(clause: &str, near: Option<(usize, usize)>) -> Option<bool> 
     }
 }
 
-/// The outcome a clause states for `step`, if it states one. `grounded` says
-/// whether the clause names this step (its subject) or is a bare reply to
-/// it; only then may generic words ("ok", "bad", "no") answer it. A number
+/// How a clause stands to the step it may answer.
+#[derive(Clone, Copy)]
+struct Grounding {
+    /// The step is the one being asked.
+    is_active: bool,
+    /// The message is this one clause.
+    bare: bool,
+    /// The clause names this step (its subject) or is a bare reply to it:
+    /// only then may generic words ("ok", "bad", "no") answer it.
+    grounded: bool,
+    /// The clause names the step.
+    named: bool,
+    /// The message holds one number that could be a reading.
+    sole_number: bool,
+}
+
+/// The outcome a clause states for `step`, if it states one. A number
 /// without a unit is this step's reading when the message is that one
-/// clause and the step is being asked, or when the clause names the step
-/// (`named`).
+/// clause and the step is being asked, when the clause names the step, or
+/// when the step is asked, the message has no other number and the number
+/// is one this measurement can read.
 fn outcome_in(
     proc: &Procedure,
     step: &Step,
     clause: &str,
-    is_active: bool,
-    bare: bool,
-    grounded: bool,
-    named: bool,
+    g: Grounding,
 ) -> Option<(String, Option<Quantity>)> {
     if lexicon::UNSURE.is_match(clause)
         || understand::cannot_check(clause)
@@ -230,7 +242,7 @@ fn outcome_in(
     }
     let stripped = without_conditions(clause);
     let clause: &str = &stripped;
-    let near = (named && !is_active)
+    let near = (g.named && !g.is_active)
         .then(|| step.subject.longest_span(clause))
         .flatten();
     match step.kind {
@@ -243,9 +255,15 @@ fn outcome_in(
                 }
             }
             // The step being asked, one number and nothing about another
-            // component: that number is the reading ("119 at the main").
-            if (is_active && bare) || named {
-                if let Some(v) = bare_number(clause).or_else(|| lone_number(clause)) {
+            // component: that number is the reading ("119 at the main"). In
+            // a longer clause ("leads at the arm show 12.1", "el touch pad
+            // enseña 12,6") the number must also be one this measurement
+            // can read: not a count, a time or a rating far off its range.
+            let number = bare_number(clause).or_else(|| lone_number(clause));
+            if let Some(v) = number {
+                let plausible =
+                    g.sole_number && v >= 0.0 && v <= step.max * 2.5 && v >= step.min * 0.2;
+                if (g.is_active && (g.bare || plausible)) || g.named {
                     let q = Quantity { value: v, unit };
                     let o = step.classify(&q)?;
                     return Some((o.name.clone(), Some(q)));
@@ -255,7 +273,7 @@ fn outcome_in(
             if let Some((o, negated)) = best_outcome(proc, &step.outcomes, clause) {
                 return (!negated).then(|| (o.name.clone(), None));
             }
-            if !grounded {
+            if !g.grounded {
                 return None;
             }
             // A resistance that reads open is infinite, not low.
@@ -272,9 +290,9 @@ fn outcome_in(
             }
             // "reads in spec", "voltage is good": in range without the number.
             // A part that "doesn't work" ("дисплей на котле не работает") is
-            // no reading: a clause that is more than a bare reply must speak
+            // no reading: a clause that is more than a g.bare reply must speak
             // of the measurement.
-            if !bare && !MEASURED.is_match(clause) {
+            if !g.bare && !MEASURED.is_match(clause) {
                 return None;
             }
             match generic_polarity(clause, near)? {
@@ -292,7 +310,7 @@ fn outcome_in(
                 let other = if o.name == "yes" { "no" } else { "yes" };
                 return step.outcome(other).map(|o| (o.name.clone(), None));
             }
-            if !grounded {
+            if !g.grounded {
                 return None;
             }
             let yes = generic_polarity(clause, near)?;
@@ -377,6 +395,9 @@ pub fn step_answers(
         .any(|s| lexicon::TEST_BY_SUBSTITUTION.is_match(s.question.get("en")));
     let mut repaired = false;
     let correcting = understand::is_correction(text);
+    // One number in the whole message: an unlabelled one in a longer clause
+    // may be the asked step's reading.
+    let sole_number = reading_numbers(text) == 1;
     for clause in parts {
         let offset = clause.as_ptr() as usize - text.as_ptr() as usize;
         if understand::in_question(&questions, offset) || REJECTED_VALUE.is_match(clause) {
@@ -470,10 +491,13 @@ pub fn step_answers(
                 proc,
                 &proc.steps[*i],
                 clause,
-                Some(*i) == active,
-                single,
-                !inherited,
-                !inherited,
+                Grounding {
+                    is_active: Some(*i) == active,
+                    bare: single,
+                    grounded: !inherited,
+                    named: !inherited,
+                    sole_number,
+                },
             ) {
                 answered = Some((*i, outcome, q));
                 break;
@@ -497,9 +521,18 @@ pub fn step_answers(
                     || (!reading && about_other_component(proc, step, clause));
                 if (!names_other || single) && !elsewhere {
                     let bare = is_bare_reply(clause);
-                    if let Some((outcome, q)) =
-                        outcome_in(proc, &proc.steps[a], clause, true, single, bare, false)
-                    {
+                    if let Some((outcome, q)) = outcome_in(
+                        proc,
+                        &proc.steps[a],
+                        clause,
+                        Grounding {
+                            is_active: true,
+                            bare: single,
+                            grounded: bare,
+                            named: false,
+                            sole_number,
+                        },
+                    ) {
                         answered = Some((a, outcome, q));
                     }
                 }

@@ -6,6 +6,9 @@
 //! words or more, or one followed by a unit.
 
 use std::borrow::Cow;
+use std::sync::LazyLock;
+
+use regex::Regex;
 
 const UNITS: [&str; 20] = [
     "zero",
@@ -164,8 +167,23 @@ fn value(words: &[Word]) -> Option<f64> {
     Some(v)
 }
 
+static AND_A_HALF: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(\d{1,4}) (?:and a half|y medio|с половиной)\b").expect("compiles")
+});
+
 /// `text` with its dictated readings written as digits.
 pub fn digits_for_spoken_numbers(text: &str) -> Cow<'_, str> {
+    let words = number_words_as_digits(text);
+    if !AND_A_HALF.is_match(&words) {
+        return words;
+    }
+    let halves = AND_A_HALF
+        .replace_all(&words, |c: &regex::Captures<'_>| format!("{}.5", &c[1]))
+        .into_owned();
+    Cow::Owned(halves)
+}
+
+fn number_words_as_digits(text: &str) -> Cow<'_, str> {
     // Words with their byte spans.
     let tokens: Vec<(usize, usize)> = {
         let mut out = Vec::new();
@@ -275,6 +293,11 @@ mod tests {
             "panel two is only showing 11 volts, panel one is 22"
         );
         assert_eq!(d("one hundred and twenty volts"), "120 volts");
+        assert_eq!(
+            d("10 and a half wc during the trial"),
+            "10.5 wc during the trial"
+        );
+        assert_eq!(d("11 y medio de columna"), "11.5 de columna");
     }
 
     #[test]

@@ -217,11 +217,21 @@ fn normalize_unit_text(u: &str) -> String {
 /// or "zero" / "ноль" / "cero". `None` when the clause has no number, more
 /// than one, or only a time, a count or a fraction ("after 30 min", "zone 2",
 /// "1/4 tank").
+static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(?P<before>[/#x]\s*|\b(?:zone|zona|зона|model|modelo|модель|pin|#)\s*)?(?P<num>[-+−]?\d{0,6}[.,]?\d{1,4})(?P<after>\s*(?:/|x\b|min|sec|s\b|hours?|hrs?|h\b|minut|segund|hora|мин|сек|час|years?|yrs?|a[nñ]os?|лет|год|days?|d[ií]as?|дн|%|st\b|nd\b|rd\b|th\b|-?я\b|-?й\b))?")
+        .expect("compiles")
+});
+
+/// How many numbers in `text` could be readings (not a time, a count or a
+/// fraction).
+pub fn reading_numbers(text: &str) -> usize {
+    NUMBER
+        .captures_iter(text)
+        .filter(|c| c.name("before").is_none() && c.name("after").is_none())
+        .count()
+}
+
 pub fn lone_number(text: &str) -> Option<f64> {
-    static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)(?P<before>[/#x]\s*|\b(?:zone|zona|зона|model|modelo|модель|pin|#)\s*)?(?P<num>[-+−]?\d{0,6}[.,]?\d{1,4})(?P<after>\s*(?:/|x\b|min|sec|s\b|hours?|hrs?|h\b|minut|segund|hora|мин|сек|час|years?|yrs?|a[nñ]os?|лет|год|days?|d[ií]as?|дн|%|st\b|nd\b|rd\b|th\b|-?я\b|-?й\b))?")
-            .expect("compiles")
-    });
     static ZERO: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"(?i)\b(zero|cero|ноль|нуль|нуле\w*)\b").expect("compiles"));
     let mut found = None;
