@@ -62,7 +62,7 @@ pattern!(
 );
 pattern!(
     pub NO,
-    r"\b(has |have |got |shows? |with )?continuity (to|with) (the )?(chassis|frame|ground|gnd|case|shell|housing)\b|\b(short(ed)?|grounded) to\b|^\s*(n|no|nope|nah|negative|нет|не)\b|\b(blown|open|bad|dead|burnt|burned|failed|no continuity|nada|not even a \w+|nothing at all|not (ok|good|intact|working|present)|does ?n.?t work|out of spec|no power|nothing)\b|\b(quemado|fundido|abierto|no funciona|sin continuidad|no sirve|malo)\b|\b(сгорел\w*|перегорел\w*|обрыв\w*|не работает|нет цепи|нет питания|неисправ\w*|вздут\w*)\b"
+    r"\b(has |have |got |shows? |with )?continuity (to|with) (the )?(chassis|frame|ground|gnd|case|shell|housing)\b|\b(short(ed)?|grounded) to\b|^\s*(n|no|nope|nah|negative|нет|не)\b|\b(blown|open|bad|dead|burnt|burned|failed|no continuity|nada|not even a \w+|nothing at all|not (ok|good|intact|working|present)|does ?n.?t work|out of spec|no power|nothing|(does ?n.?t|does not|wo ?n.?t|did ?n.?t|would ?n.?t|not|never) (even )?(budge|move|twitch|turn|spin|run|start|latch|engage|reset|kick (on|in)|come on|fire|light)|not even a (twitch|click|hum|flicker))\b|\b(no|ni) (se )?(mueve|movi[oó]|prende|arranca|jala|engancha|pega|rearma|enciende)\b|\bне (крутит\w*|двига\w*|шевел\w*|цепляет|взвод\w*|пош[её]л\w*|ид[её]т|запуска\w*|включа\w*|заводит\w*)|\b(quemado|fundido|abierto|no funciona|sin continuidad|no sirve|malo)\b|\b(сгорел\w*|перегорел\w*|обрыв\w*|не работает|нет цепи|нет питания|неисправ\w*|вздут\w*)\b"
 );
 
 pattern!(
