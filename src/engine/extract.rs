@@ -161,8 +161,20 @@ pattern!(
     r"\b(with|w/|w)\s+(the\s+)?[\w-]+(\s+[\w-]+){0,2}?\s+(open|closed|shut|on|off|running|unplugged|disconnected)\b|\b(con|sin)\s+(el|la|los|las)\s+\w+(\s+\w+){0,3}?\s+((en\s+)?off|(en\s+)?on|abiert|cerrad|apagad|prendid|encendid|desconectad)\w*|\bпри\s+(открыт|закрыт|выключенн|включённ|включенн|отключённ|отключенн)\w*\s+\w+|\b(when|while|once|cuando|mientras|когда|пока)\b.*$"
 );
 
+pattern!(
+    /// "Split was 18 not 8", "9.8 а не 12": the value taken back after the
+    /// one that stands.
+    REJECTED_TAIL,
+    r"(?P<kept>\d[^\d]{0,16}?)\s*,?\s*\b(?:not|no|не|ni|а не|y no)\s+[-+]?\d+(?:[.,]\d+)?"
+);
+
 fn without_conditions(clause: &str) -> std::borrow::Cow<'_, str> {
-    CONDITION.replace_all(clause, " ")
+    match CONDITION.replace_all(clause, " ") {
+        std::borrow::Cow::Borrowed(c) => REJECTED_TAIL.replace_all(c, "$kept"),
+        std::borrow::Cow::Owned(c) => {
+            std::borrow::Cow::Owned(REJECTED_TAIL.replace_all(&c, "$kept").into_owned())
+        }
+    }
 }
 
 /// Whether the match `a..b` of `clause` is reversed by a negator before it.

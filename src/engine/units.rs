@@ -126,13 +126,13 @@ static QUANTITY: LazyLock<Regex> = LazyLock::new(|| {
         (?P<num>[-+−]?(?:\d{1,6}(?:[.,]\d{1,4})?|\.\d{1,4}))
         \s*
         (?P<unit>
-            m[av]\b | k\s?(?:ohms?|Ω) | kΩ | ком |
+            m[av]\b | k\s?(?:ohms?|Ω) | kΩ | ком | k\b |
             v\s?ac | v\s?dc | volts? | voltios | вольт\w* |
             amps? | amperes? | amperios | ампер\w* |
             ohms? | ohmios? | Ω | ом |
             [µμu]f | mfd | мкф |
             °\s?[fc] | deg(?:rees)?\s?[fc] |
-            (?:градус\w*|град\.?)\s+(?:по\s+)?цельси\w* | grados?\s+(?:cent[ií]grados?|celsius) |
+            (?:градус\w*|град\.?)\s+(?:по\s+)?цельси\w* | по\s+цельси\w* | по\s+фаренгейт\w* | grados?\s+(?:cent[ií]grados?|celsius) |
             grados?\s+fahrenheit | degrees?\s+(?:celsius|fahrenheit) | deg(?:rees?|s)?\b | grados? | градус\w* | ° |
             psi | m\s?bar | мбар | bars? | бар\w* | w\.?c\b\.? |
             (?:in\.?|inch(?:es)?|"|″)\s?(?:of\s)?(?:wc|w\.c\.?|water\scolumn) | iwc |
@@ -167,6 +167,9 @@ pub fn find_quantities(text: &str) -> Vec<Found> {
         let Ok(mut value) = c["num"].replace(',', ".").replace('−', "-").parse::<f64>() else {
             continue;
         };
+        if names_a_rating(&c["num"], value, &text[whole.end()..]) {
+            continue;
+        }
         value *= scale;
         if c.name("neg").is_some() {
             value = 0.0;
@@ -180,12 +183,27 @@ pub fn find_quantities(text: &str) -> Vec<Found> {
     out
 }
 
+static RATED_THING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^\s*(input|in\s+(?:at|side)\b|side|circuit|system|line|supply|feed|fuse|breaker|outlet|receptacle|plug|cord|bulb|battery|batt|lugs?|terminals?|wire|leg|relay|service|pedestal|shore|model|motor|pump|unit|element|entrada|circuito|fusible|contacto|cable|вход|цеп\w*|предохранител\w*|розетк\w*|автомат\w*)\b")
+        .expect("compiles")
+});
+
+/// "12v input", "30a breaker", "120v outlet": a system's nominal value
+/// naming a thing, not a reading of it.
+fn names_a_rating(number: &str, value: f64, after: &str) -> bool {
+    const NOMINAL: [f64; 16] = [
+        6.0, 12.0, 24.0, 48.0, 110.0, 115.0, 120.0, 125.0, 208.0, 220.0, 230.0, 240.0, 15.0, 20.0,
+        30.0, 50.0,
+    ];
+    !number.contains(['.', ',']) && NOMINAL.contains(&value) && RATED_THING.is_match(after)
+}
+
 fn normalize_unit_text(u: &str) -> String {
     let u = u.replace(char::is_whitespace, " ");
     if u.contains("цельси") || u.contains("celsius") || u.contains("cent") {
         return "°c".into();
     }
-    if u.contains("fahrenheit") {
+    if u.contains("fahrenheit") || u.contains("фаренгейт") {
         return "°f".into();
     }
     if u.starts_with("deg") {
@@ -278,6 +296,16 @@ mod tests {
     #[test]
     fn reads_common_field_notations() {
         assert_eq!(q("12.6 V at the battery"), vec![(12.6, Unit::Volt)]);
+        assert_eq!(q("coil reads 1.2k"), vec![(1200.0, Unit::Ohm)]);
+        assert_eq!(
+            q("в морозилке -12 по цельсию"),
+            vec![(-12.0, Unit::Celsius)]
+        );
+        assert_eq!(q("9.5wc burner lit"), vec![(9.5, Unit::InWc)]);
+        // A nominal value naming a thing is not a reading of it.
+        assert_eq!(q("12.8 at the board 12v input"), vec![]);
+        assert_eq!(q("main 30a breaker has 121v"), vec![(121.0, Unit::Volt)]);
+        assert_eq!(q("12 v at the input"), vec![(12.0, Unit::Volt)]);
         assert_eq!(q("split is 11 deg"), vec![(11.0, Unit::Degrees)]);
         assert_eq!(q("разница 20 градусов"), vec![(20.0, Unit::Degrees)]);
         assert_eq!(
