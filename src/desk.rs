@@ -3,11 +3,12 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde::Serialize;
 
 use crate::artifacts::{
-    inspect, ArtifactError, BlobStatus, BlobStore, ThumbnailKind, MAX_FILE_BYTES,
+    inspect, sha256_hex, ArtifactError, BlobStatus, BlobStore, ThumbnailKind, MAX_FILE_BYTES,
 };
 use crate::conversation::{self, Fetched, Need, Retrieved};
 use crate::engine::catalog::{Catalog, CatalogError};
@@ -17,7 +18,7 @@ use crate::engine::{Engine, SessionState, TurnContext, TurnOutcome};
 use crate::knowledge;
 use crate::store::{
     Artifact, NewArtifact, NewSession, NewTurn, RecordedTurn, Session, SessionFilter, Store,
-    StoreError, Turn,
+    StoreError, SweepReport, Turn,
 };
 use crate::sync::items::PhotoItem;
 
@@ -25,6 +26,24 @@ pub const DATA_DIR_ENV: &str = "SERVICEDESK_DATA_DIR";
 /// A directory of procedure files to use instead of the built-in catalog.
 pub const PROCEDURES_DIR_ENV: &str = "SERVICEDESK_PROCEDURES_DIR";
 const DB_FILE: &str = "servicedesk.db";
+/// Orphan blobs, stale pins and temp files younger than this are left alone
+/// by the sweep (an add or a purge may still be on its way).
+pub const SWEEP_GRACE: Duration = Duration::from_secs(60 * 60);
+/// How often a long-running front end sweeps the artifact store.
+pub const SWEEP_EVERY: Duration = Duration::from_secs(6 * 60 * 60);
+/// Image decodes (inspection, thumbnails) running at once, process-wide: a
+/// decoded photo can take hundreds of MB, whatever its file size.
+pub const MAX_CONCURRENT_DECODES: usize = 2;
+
+/// A permit to decode one file's image; waits while too many run.
+async fn decode_permit() -> tokio::sync::SemaphorePermit<'static> {
+    static DECODES: tokio::sync::Semaphore =
+        tokio::sync::Semaphore::const_new(MAX_CONCURRENT_DECODES);
+    DECODES
+        .acquire()
+        .await
+        .expect("the decode semaphore is never closed")
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum DeskError {
@@ -217,52 +236,98 @@ impl Desk {
     /// Delete a session. One with photos is refused unless `purge`; then its
     /// artifacts go too, and blobs no other session uses are removed.
     pub async fn delete_session(&self, id: &str, purge: bool) -> Result<usize> {
-        let hashes = self.store().delete_session(id, purge).await?;
-        let mut removed = 0;
-        for sha in hashes {
-            if !self.store().blob_in_use(&sha).await? {
-                self.blobs().remove(&sha)?;
-                removed += 1;
+        Ok(self.store().delete_session(id, purge, self.blobs()).await?)
+    }
+
+    /// Remove orphans a crash or a failed add left: unreferenced blobs, stale
+    /// pins and temp files older than `grace` (`Store::sweep_blobs`).
+    pub async fn sweep_artifacts(&self, grace: Duration) -> Result<SweepReport> {
+        Ok(self.store().sweep_blobs(self.blobs(), grace).await?)
+    }
+
+    /// Long-running front ends (the desktop app, `serve`) sweep the artifact
+    /// store now and then every [`SWEEP_EVERY`], with [`SWEEP_GRACE`].
+    pub fn start_sweeper(&self) {
+        let desk = self.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(SWEEP_EVERY);
+            loop {
+                every.tick().await;
+                match desk.sweep_artifacts(SWEEP_GRACE).await {
+                    Ok(r) if r.blobs_removed + r.temp_files_removed > 0 || r.pins_dropped > 0 => {
+                        tracing::info!(
+                            "artifact sweep: {} orphan blob(s), {} temp file(s), {} stale pin(s) removed",
+                            r.blobs_removed,
+                            r.temp_files_removed,
+                            r.pins_dropped
+                        )
+                    }
+                    Ok(_) => {}
+                    Err(e) => tracing::warn!("artifact sweep: {e}"),
+                }
             }
-        }
-        Ok(removed)
+        });
     }
 
     /// Inspect a file and make its blob (and thumbnail) durable: the first half
-    /// of attaching it. The row is written by the caller's transaction.
+    /// of attaching it. The row is written by the caller's transaction, which
+    /// also drops the pin taken here: the blobs are pinned (committed) before
+    /// their files are checked or written, so a concurrent purge or sweep
+    /// never removes a blob this add relies on.
     pub async fn prepare_artifact(
         &self,
         file_name: String,
         bytes: Vec<u8>,
         caption: Option<String>,
     ) -> Result<NewArtifact> {
-        let blobs = self.blobs().clone();
-        tokio::task::spawn_blocking(move || -> Result<NewArtifact> {
-            let info = inspect(&file_name, &bytes)?;
-            let sha256 = blobs.put(&bytes)?;
-            let thumb_sha256 = info
-                .thumbnail
-                .as_deref()
-                .map(|t| blobs.put(t))
-                .transpose()?;
-            Ok(NewArtifact {
-                sha256,
-                file_name,
-                mime: info.mime.to_owned(),
-                kind: info.kind,
-                size_bytes: bytes.len() as i64,
-                caption: caption
-                    .map(|c| c.trim().to_owned())
-                    .filter(|c| !c.is_empty()),
-                taken_at: info.taken_at,
-                width: info.width.map(i64::from),
-                height: info.height.map(i64::from),
-                thumb_sha256,
-                thumbnail: info.thumbnail_kind,
+        // Inspection decodes the image: at most a few at a time (memory).
+        let permit = decode_permit().await;
+        let (info, file_name, bytes, sha256, thumb_sha256) =
+            tokio::task::spawn_blocking(move || -> Result<_> {
+                let info = inspect(&file_name, &bytes)?;
+                let sha = sha256_hex(&bytes);
+                let thumb_sha = info.thumbnail.as_deref().map(sha256_hex);
+                Ok((info, file_name, bytes, sha, thumb_sha))
             })
+            .await
+            .map_err(|e| DeskError::Join(e.to_string()))??;
+        drop(permit);
+        let mut pinned = vec![sha256.as_str()];
+        pinned.extend(thumb_sha256.as_deref());
+        let pin = self.store().pin_blobs(&pinned).await?;
+        let blobs = self.blobs().clone();
+        let thumb = info.thumbnail;
+        let size_bytes = bytes.len() as i64;
+        let put = tokio::task::spawn_blocking(move || -> Result<()> {
+            blobs.put(&bytes)?;
+            if let Some(t) = thumb.as_deref() {
+                blobs.put(t)?;
+            }
+            Ok(())
         })
         .await
-        .map_err(|e| DeskError::Join(e.to_string()))?
+        .map_err(|e| DeskError::Join(e.to_string()))
+        .and_then(|r| r);
+        if let Err(e) = put {
+            let _ = self.store().unpin_blobs(&pin).await;
+            return Err(e);
+        }
+        Ok(NewArtifact {
+            sha256,
+            file_name,
+            mime: info.mime.to_owned(),
+            kind: info.kind,
+            size_bytes,
+            caption: caption
+                .map(|c| c.trim().to_owned())
+                .filter(|c| !c.is_empty()),
+            taken_at: info.taken_at,
+            width: info.width.map(i64::from),
+            height: info.height.map(i64::from),
+            thumb_sha256,
+            thumbnail: info.thumbnail_kind,
+            pin: Some(pin),
+        })
     }
 
     /// Attach file content (file picker, drag and drop, paste) to a session.
@@ -278,7 +343,15 @@ impl Desk {
         let new = self
             .prepare_artifact(file_name.to_owned(), bytes, caption)
             .await?;
-        Ok(self.store().add_artifact(session_id, &new).await?)
+        match self.store().add_artifact(session_id, &new).await {
+            Ok(a) => Ok(a),
+            Err(e) => {
+                if let Some(pin) = &new.pin {
+                    let _ = self.store().unpin_blobs(pin).await;
+                }
+                Err(e.into())
+            }
+        }
     }
 
     /// Attach a file on this machine to a session; the file is copied in.

@@ -591,14 +591,23 @@ async fn the_export_job_reports_progress_and_serve_hands_out_the_zip() {
         port: 0,
         token: None,
         ui_dir: None,
+        csrf_token: Some("exports-test-csrf".into()),
     };
     let listener = servicedesk::serve::bind(&config).await.unwrap();
     let addr = listener.local_addr().unwrap();
     let router = servicedesk::serve::router(desk.clone(), &config);
     tokio::spawn(servicedesk::serve::serve(listener, router));
     let client = reqwest::Client::new();
+    // Without the CSRF token the download is refused.
     let resp = client
         .get(format!("http://{addr}{url}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 403);
+    let resp = client
+        .get(format!("http://{addr}{url}"))
+        .header("x-csrf-token", "exports-test-csrf")
         .send()
         .await
         .unwrap();
@@ -609,6 +618,7 @@ async fn the_export_job_reports_progress_and_serve_hands_out_the_zip() {
     assert_eq!(archive.len(), 2);
     let resp = client
         .get(format!("http://{addr}/exports/..%2Fdata.db"))
+        .header("x-csrf-token", "exports-test-csrf")
         .send()
         .await
         .unwrap();

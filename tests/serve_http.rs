@@ -10,6 +10,9 @@ use std::process::{Child, Command, Stdio};
 
 use serde_json::{json, Value};
 
+/// The CSRF token the servers here are started with.
+const CSRF: &str = "serve-http-test-csrf";
+
 struct Server {
     child: Child,
     base: String,
@@ -30,6 +33,7 @@ fn start(data_dir: &Path, extra: &[&str]) -> Server {
         .arg(data_dir.join("no-ui"))
         .args(extra)
         .env_remove("SERVICEDESK_SERVE_TOKEN")
+        .env("SERVICEDESK_CSRF_TOKEN", CSRF)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -50,6 +54,7 @@ async fn post(client: &reqwest::Client, url: &str, body: &str) -> (u16, Value) {
     let r = client
         .post(url)
         .header("content-type", "application/json")
+        .header("x-csrf-token", CSRF)
         .body(body.to_owned())
         .send()
         .await
@@ -164,6 +169,8 @@ async fn api_over_http_with_clear_errors() {
     let r = c
         .post(api("session_list"))
         .header("host", "evil.example.com")
+        .header("content-type", "application/json")
+        .header("x-csrf-token", CSRF)
         .body("{}")
         .send()
         .await
@@ -199,13 +206,43 @@ async fn listening_beyond_loopback_requires_a_token() {
         "{err}"
     );
 
+    // --token would show the token in the process list: refused.
+    let out = Command::new(common::BIN)
+        .arg("--data-dir")
+        .arg(dir.path())
+        .args(["serve", "--port", "0", "--token", "s3cret-token"])
+        .env_remove("SERVICEDESK_SERVE_TOKEN")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--token is refused") && err.contains("--token-file"),
+        "{err}"
+    );
+
+    let token_file = dir.path().join("serve-token");
+    std::fs::write(&token_file, "s3cret-token\n").unwrap();
     let server = start(
         dir.path(),
-        &["--host", "0.0.0.0", "--token", "s3cret-token"],
+        &[
+            "--host",
+            "0.0.0.0",
+            "--token-file",
+            token_file.to_str().unwrap(),
+        ],
     );
     let port = server.base.rsplit(':').next().unwrap();
     let url = format!("http://127.0.0.1:{port}/api/session_list");
-    let c = reqwest::Client::new();
+    let c = reqwest::Client::builder()
+        .default_headers(
+            [("content-type", "application/json"), ("x-csrf-token", CSRF)]
+                .into_iter()
+                .map(|(k, v)| (k.parse().unwrap(), v.parse().unwrap()))
+                .collect(),
+        )
+        .build()
+        .unwrap();
     let r = c.post(&url).body("{}").send().await.unwrap();
     assert_eq!(r.status().as_u16(), 401);
     let err: Value = r.json().await.unwrap();

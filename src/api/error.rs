@@ -30,6 +30,8 @@ impl AppError {
         match self.code.as_str() {
             "not_found" => 404,
             "unauthorized" => 401,
+            "forbidden" | "server_path_refused" => 403,
+            "unsupported_media_type" => 415,
             "has_artifacts" | "conflict" => 409,
             "too_large" => 413,
             "artifact_missing" | "artifact_corrupt" => 410,
@@ -69,9 +71,14 @@ impl From<BillingStoreError> for AppError {
 
 impl From<StoreError> for AppError {
     fn from(e: StoreError) -> Self {
+        let e = match e {
+            StoreError::Blob(b) => return b.into(),
+            other => other,
+        };
         let code = match &e {
             StoreError::NotFound { .. } => "not_found",
             StoreError::HasArtifacts { .. } => "has_artifacts",
+            StoreError::Blob(_) | StoreError::Join(_) => "internal",
             StoreError::Sqlx(_) | StoreError::Migrate(_) | StoreError::State { .. } => "storage",
         };
         AppError::new(code, e.to_string())
