@@ -432,6 +432,9 @@ fn parse_script_line(
     }
 }
 
+/// The largest chat script `chat --script` reads.
+const MAX_SCRIPT_BYTES: u64 = 4 * 1024 * 1024;
+
 async fn chat(desk: &Desk, args: ChatArgs) -> Result<ExitCode, AppError> {
     use std::io::{BufRead, Write};
     let mut session_id = args.session.clone();
@@ -441,11 +444,14 @@ async fn chat(desk: &Desk, args: ChatArgs) -> Result<ExitCode, AppError> {
     let (lines, base): (Box<dyn Iterator<Item = std::io::Result<String>>>, PathBuf) =
         match &args.script {
             Some(path) => {
-                let file = std::fs::File::open(path).map_err(|e| {
-                    AppError::new("unreadable_path", format!("{}: {e}", path.display()))
-                })?;
+                // A regular file of bounded size (a FIFO or /dev/stdin is
+                // refused); invalid UTF-8 is refused naming its line.
+                let text =
+                    servicedesk::files::read_text_limited(path, MAX_SCRIPT_BYTES, "a chat script")?;
                 let base = path.parent().map(|p| p.to_path_buf()).unwrap_or_default();
-                (Box::new(std::io::BufReader::new(file).lines()), base)
+                let lines: Vec<std::io::Result<String>> =
+                    text.lines().map(|l| Ok(l.to_owned())).collect();
+                (Box::new(lines.into_iter()), base)
             }
             None => {
                 if !args.json {
@@ -472,12 +478,12 @@ async fn chat(desk: &Desk, args: ChatArgs) -> Result<ExitCode, AppError> {
         let (text, paths) = parse_script_line(&line, &base, n)?;
         let mut files = Vec::new();
         for p in paths {
-            let bytes = std::fs::read(&p).map_err(|e| {
-                AppError::new(
-                    "unreadable_path",
-                    format!("script line {n}: {}: {e}", p.display()),
-                )
-            })?;
+            let bytes = servicedesk::files::read_limited(
+                &p,
+                servicedesk::artifacts::MAX_FILE_BYTES,
+                "a photo or file",
+            )
+            .map_err(|e| AppError::new(e.code(), format!("script line {n}: {e}")))?;
             let name = p
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
@@ -913,17 +919,8 @@ fn read_token_file(path: &std::path::Path) -> Result<String, AppError> {
             format!("--token-file {}: {why}", path.display()),
         )
     };
-    let meta = std::fs::metadata(path).map_err(|e| bad(e.to_string()))?;
-    if !meta.is_file() {
-        return Err(bad("is not a regular file".into()));
-    }
-    if meta.len() > 4096 {
-        return Err(bad(format!(
-            "is {} bytes; a token file holds one line (at most 4096 bytes)",
-            meta.len()
-        )));
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+    let text = servicedesk::files::read_text_limited(path, 4096, "a token file")
+        .map_err(|e| bad(e.to_string()))?;
     let token = text.lines().next().unwrap_or("").trim().to_owned();
     if token.is_empty() {
         return Err(bad("is empty".into()));
@@ -1199,12 +1196,11 @@ async fn eval(desk: &Desk, cmd: EvalCmd) -> Result<ExitCode, AppError> {
     else {
         unreachable!("eval understanding runs before the data dir is opened")
     };
-    let text = std::fs::read_to_string(&dataset).map_err(|e| {
-        AppError::new(
-            "unreadable_path",
-            format!("cannot read {}: {e}", dataset.display()),
-        )
-    })?;
+    let text = servicedesk::files::read_text_limited(
+        &dataset,
+        32 * 1024 * 1024,
+        "a knowledge eval dataset",
+    )?;
     let cases = servicedesk::knowledge::eval::parse_dataset(&text)
         .map_err(|e| AppError::new("invalid_input", format!("{}: {e}", dataset.display())))?;
     let m = servicedesk::knowledge::eval::run(desk.store().pool(), &cases, k)

@@ -361,7 +361,12 @@ impl Desk {
         path: &Path,
         caption: Option<String>,
     ) -> Result<Artifact> {
-        let (name, bytes) = read_file_for_artifact(path)?;
+        // A file on this machine: read off the async workers (a slow disk
+        // or a network share must not stall other requests).
+        let owned = path.to_path_buf();
+        let (name, bytes) = tokio::task::spawn_blocking(move || read_file_for_artifact(&owned))
+            .await
+            .map_err(|e| DeskError::Join(e.to_string()))??;
         self.add_artifact_bytes(session_id, &name, bytes, caption)
             .await
     }
@@ -701,36 +706,32 @@ fn invalid(field: &'static str, message: impl Into<String>) -> DeskError {
 }
 
 /// Read a file to attach, turning every way it can fail into a clear error
-/// before anything is stored.
+/// before anything is stored: only a regular file, at most
+/// [`MAX_FILE_BYTES`] (`crate::files`).
 fn read_file_for_artifact(path: &Path) -> Result<(String, Vec<u8>), ArtifactError> {
-    let unreadable = |reason: String| ArtifactError::UnreadablePath {
+    use crate::files::{read_limited, ReadError};
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    let bytes = read_limited(path, MAX_FILE_BYTES, "a photo or file").map_err(|e| match e {
+        ReadError::TooLarge {
+            size,
+            limit,
+            limit_mib,
+            ..
+        } => ArtifactError::TooLarge {
+            name: name.clone().unwrap_or_else(|| path.display().to_string()),
+            size,
+            limit,
+            limit_mib,
+        },
+        ReadError::Unreadable { path, reason } => ArtifactError::UnreadablePath { path, reason },
+        ReadError::NotRegular { path, kind } => ArtifactError::UnreadablePath {
+            path,
+            reason: format!("it is {kind}, not a regular file"),
+        },
+    })?;
+    let name = name.ok_or_else(|| ArtifactError::UnreadablePath {
         path: path.display().to_string(),
-        reason,
-    };
-    let meta = std::fs::metadata(path).map_err(|e| unreadable(describe_io(&e)))?;
-    if meta.is_dir() {
-        return Err(unreadable("it is a directory, not a file".into()));
-    }
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .ok_or_else(|| unreadable("it does not name a file".into()))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(ArtifactError::TooLarge {
-            name,
-            size: meta.len(),
-            limit: MAX_FILE_BYTES,
-            limit_mib: MAX_FILE_BYTES / (1024 * 1024),
-        });
-    }
-    let bytes = std::fs::read(path).map_err(|e| unreadable(describe_io(&e)))?;
+        reason: "it does not name a file".into(),
+    })?;
     Ok((name, bytes))
-}
-
-fn describe_io(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file".to_owned(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
-        _ => e.to_string(),
-    }
 }

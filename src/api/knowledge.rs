@@ -98,7 +98,12 @@ pub async fn knowledge_ingest_paths(
     desk: &Desk,
     paths: &[std::path::PathBuf],
 ) -> Result<IngestReport, AppError> {
-    let (docs, errors) = knowledge::document::load_paths(paths);
+    // Reading files is blocking I/O: off the async workers.
+    let owned = paths.to_vec();
+    let (docs, errors) =
+        tokio::task::spawn_blocking(move || knowledge::document::load_paths(&owned))
+            .await
+            .map_err(|e| AppError::new("internal", format!("background task failed: {e}")))?;
     index::ingest(desk.store().pool(), docs, errors)
         .await
         .map_err(storage)

@@ -129,8 +129,32 @@ pub fn router(desk: Desk, config: &ServeConfig) -> Router {
         }),
     };
     app.layer(DefaultBodyLimit::max(body_limit))
+        .layer(middleware::from_fn(limit_large_bodies))
         .layer(middleware::map_response(no_framing))
         .with_state(state)
+}
+
+/// Bodies larger than this (or of unknown length) wait for one of
+/// [`LARGE_BODIES_AT_ONCE`] permits before they are read: uploads are
+/// buffered whole (up to the body limit), so memory stays bounded whatever
+/// the clients send at once.
+const LARGE_BODY_BYTES: u64 = 256 * 1024;
+pub const LARGE_BODIES_AT_ONCE: usize = 4;
+
+async fn limit_large_bodies(request: axum::extract::Request, next: middleware::Next) -> Response {
+    static LARGE: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(LARGE_BODIES_AT_ONCE);
+    let small = request.method() == axum::http::Method::GET
+        || request
+            .headers()
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<u64>().ok())
+            .is_some_and(|n| n <= LARGE_BODY_BYTES);
+    if small {
+        return next.run(request).await;
+    }
+    let _permit = LARGE.acquire().await;
+    next.run(request).await
 }
 
 /// Every answer: no page may frame the UI (clickjacking), no type sniffing.
