@@ -31,6 +31,14 @@ const DB_FILE: &str = "servicedesk.db";
 pub const SWEEP_GRACE: Duration = Duration::from_secs(60 * 60);
 /// How often a long-running front end sweeps the artifact store.
 pub const SWEEP_EVERY: Duration = Duration::from_secs(6 * 60 * 60);
+/// Longest complaint a session takes (characters).
+pub const MAX_COMPLAINT_CHARS: usize = 4000;
+/// Longest customer, technician or make/model (characters).
+pub const MAX_NAME_CHARS: usize = 200;
+/// Longest plate (characters).
+pub const MAX_PLATE_CHARS: usize = 20;
+/// Longest photo caption (characters).
+pub const MAX_CAPTION_CHARS: usize = 1000;
 /// Image decodes (inspection, thumbnails) running at once, process-wide: a
 /// decoded photo can take hundreds of MB, whatever its file size.
 pub const MAX_CONCURRENT_DECODES: usize = 2;
@@ -190,6 +198,23 @@ impl Desk {
                 "is required: what does the customer say is wrong?",
             ));
         }
+        let fields = [
+            ("complaint", Some(&new.complaint), MAX_COMPLAINT_CHARS),
+            ("customer", new.customer.as_ref(), MAX_NAME_CHARS),
+            ("technician", new.technician.as_ref(), MAX_NAME_CHARS),
+            ("make_model", new.unit.make_model.as_ref(), MAX_NAME_CHARS),
+            ("plate", new.unit.plate.as_ref(), MAX_PLATE_CHARS),
+        ];
+        for (field, value, limit) in fields {
+            let Some(value) = value else { continue };
+            let chars = value.chars().count();
+            if chars > limit {
+                return Err(invalid(
+                    field,
+                    format!("is {chars} characters long; at most {limit}"),
+                ));
+            }
+        }
         if let Some(lang) = &new.language {
             if !crate::engine::lexicon::is_language_tag(lang) {
                 return Err(invalid(
@@ -280,6 +305,15 @@ impl Desk {
         bytes: Vec<u8>,
         caption: Option<String>,
     ) -> Result<NewArtifact> {
+        if let Some(c) = &caption {
+            let chars = c.chars().count();
+            if chars > MAX_CAPTION_CHARS {
+                return Err(invalid(
+                    "caption",
+                    format!("is {chars} characters long; at most {MAX_CAPTION_CHARS}"),
+                ));
+            }
+        }
         // Inspection decodes the image: at most a few at a time (memory).
         let permit = decode_permit().await;
         let (info, file_name, bytes, sha256, thumb_sha256) =
