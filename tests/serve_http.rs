@@ -264,3 +264,34 @@ async fn listening_beyond_loopback_requires_a_token() {
         .unwrap();
     assert_eq!(r.status().as_u16(), 200);
 }
+
+#[cfg(unix)]
+#[tokio::test]
+async fn sigterm_shuts_the_server_down_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = start(dir.path(), &[]);
+    let c = reqwest::Client::new();
+    let (status, _) = post(&c, &format!("{}/api/session_list", server.base), "{}").await;
+    assert_eq!(status, 200);
+    drop(c);
+    // SAFETY: a signal to the child we started.
+    assert_eq!(
+        unsafe { libc::kill(server.child.id() as libc::pid_t, libc::SIGTERM) },
+        0
+    );
+    let guard = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let exit = loop {
+        if let Some(s) = server.child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            std::time::Instant::now() < guard,
+            "serve did not stop on SIGTERM"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(
+        exit.success(),
+        "serve must exit 0 on SIGTERM, not die of it: {exit:?}"
+    );
+}
