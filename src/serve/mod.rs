@@ -109,7 +109,7 @@ pub fn router(desk: Desk, config: &ServeConfig) -> Router {
     let api = Router::new()
         .route("/api/csrf", get(csrf_token))
         .route("/api/{command}", post(call))
-        .route("/exports/{file}", get(download_export));
+        .route("/exports/{job}/{file}", get(download_export));
     let app = match ui_dir {
         Some(dir) => api
             .route("/", get(index_page))
@@ -279,11 +279,11 @@ async fn call(
     }
 }
 
-/// A finished manager export from `<data dir>/exports` (see
+/// A finished manager export from `<data dir>/exports/<job>/` (see
 /// `reports_export_status.download_url`); the same bearer token as the api.
 async fn download_export(
     State(state): State<AppState>,
-    Path(file): Path<String>,
+    Path((job, file)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Response {
     if let Err(e) = authorize(&state, &headers)
@@ -297,13 +297,16 @@ async fn download_export(
         && file
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-    if !plain || !file.ends_with(".zip") {
+    let job_ok = !job.is_empty() && job.chars().all(|c| c.is_ascii_hexdigit() || c == '-');
+    if !plain || !file.ends_with(".zip") || !job_ok {
         return error_response(AppError::new(
             "invalid_input",
-            format!("{file:?} is not an export file name"),
+            format!("{job:?}/{file:?} is not an export job and file name"),
         ));
     }
-    let path = api::reports::exports_dir(&state.desk).join(&file);
+    let path = api::reports::exports_dir(&state.desk)
+        .join(&job)
+        .join(&file);
     match tokio::fs::read(&path).await {
         Ok(bytes) => (
             [
