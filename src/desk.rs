@@ -70,6 +70,14 @@ pub enum DeskError {
         #[source]
         source: std::io::Error,
     },
+    #[error("cannot open the database {path}: {source}")]
+    OpenDatabase {
+        path: String,
+        #[source]
+        source: StoreError,
+    },
+    #[error("the database {path} is empty (0 bytes) but photos are stored beside it in {blobs}; restore the database from a backup (or move the empty file away to start over with an empty one)")]
+    EmptyDatabase { path: String, blobs: String },
     #[error("background task failed: {0}")]
     Join(String),
     #[error("procedure catalog: {0}")]
@@ -138,7 +146,22 @@ impl Desk {
             path: data_dir.display().to_string(),
             source,
         })?;
-        let store = Store::open(&data_dir.join(DB_FILE)).await?;
+        let db_path = data_dir.join(DB_FILE);
+        // An empty database file next to stored photos is damage, not a
+        // first run: refuse it instead of creating an empty store over it.
+        let empty_db = std::fs::metadata(&db_path).is_ok_and(|m| m.is_file() && m.len() == 0);
+        if empty_db && has_blobs(&data_dir.join("artifacts").join("sha256")) {
+            return Err(DeskError::EmptyDatabase {
+                path: db_path.display().to_string(),
+                blobs: data_dir.join("artifacts").display().to_string(),
+            });
+        }
+        let store = Store::open(&db_path)
+            .await
+            .map_err(|source| DeskError::OpenDatabase {
+                path: db_path.display().to_string(),
+                source,
+            })?;
         let blobs = BlobStore::open(data_dir.join("artifacts"))?;
         let catalog = match std::env::var_os(PROCEDURES_DIR_ENV) {
             Some(dir) => Arc::new(Catalog::from_dir(Path::new(&dir))?),
@@ -730,6 +753,14 @@ pub(crate) fn turn_record(
         turn.status = Some(crate::store::SessionStatus::Escalated);
     }
     turn
+}
+
+/// Is there any blob file under `<artifacts>/sha256/ab/`?
+fn has_blobs(sha_dir: &Path) -> bool {
+    std::fs::read_dir(sha_dir).is_ok_and(|dirs| {
+        dirs.flatten()
+            .any(|d| std::fs::read_dir(d.path()).is_ok_and(|mut files| files.next().is_some()))
+    })
 }
 
 fn invalid(field: &'static str, message: impl Into<String>) -> DeskError {

@@ -91,7 +91,9 @@ impl From<DeskError> for AppError {
             DeskError::Store(e) => e.into(),
             DeskError::Artifact(e) => e.into(),
             DeskError::Invalid { .. } => AppError::new("invalid_input", e.to_string()),
-            DeskError::DataDir { .. } => AppError::new("storage", e.to_string()),
+            DeskError::DataDir { .. }
+            | DeskError::OpenDatabase { .. }
+            | DeskError::EmptyDatabase { .. } => AppError::new("storage", e.to_string()),
             DeskError::Join(_) => AppError::new("internal", e.to_string()),
             DeskError::Catalog(_) => AppError::new("invalid_procedure", e.to_string()),
         }
