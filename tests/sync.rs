@@ -1123,3 +1123,26 @@ async fn a_portal_echoing_the_token_never_gets_it_stored_or_returned() {
         }
     }
 }
+
+/// A portal login that fails changes nothing: the URL is saved only with
+/// the token it came with.
+#[tokio::test]
+async fn a_failed_portal_login_keeps_the_stored_url() {
+    let dir = tempfile::tempdir().unwrap();
+    let desk = Desk::open(dir.path()).await.unwrap();
+    sync::set_portal_url(&desk, "https://portal.example.com")
+        .await
+        .unwrap();
+    let err = api::dispatch(
+        &desk,
+        "portal_settings",
+        serde_json::json!({ "url": "https://elsewhere.example.com", "token": "   " }),
+    )
+    .await
+    .unwrap_err();
+    assert!(err.message.contains("token"), "{err}");
+    assert_eq!(
+        sync::portal_url(&desk).await.unwrap().as_deref(),
+        Some("https://portal.example.com")
+    );
+}
