@@ -295,3 +295,62 @@ async fn sigterm_shuts_the_server_down_cleanly() {
         "serve must exit 0 on SIGTERM, not die of it: {exit:?}"
     );
 }
+
+/// A body that stalls is answered 408 once the body timeout passes (1 s
+/// here), instead of holding the connection and an upload permit for ever.
+#[tokio::test]
+async fn a_stalled_request_body_times_out() {
+    use std::io::{Read, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(common::BIN)
+        .arg("--data-dir")
+        .arg(dir.path())
+        .args(["serve", "--port", "0", "--ui-dir"])
+        .arg(dir.path().join("no-ui"))
+        .env_remove("SERVICEDESK_SERVE_TOKEN")
+        .env("SERVICEDESK_CSRF_TOKEN", CSRF)
+        .env("SERVICEDESK_BODY_TIMEOUT_SECS", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let server = Server {
+        base: line
+            .trim()
+            .strip_prefix("listening on ")
+            .unwrap()
+            .to_owned(),
+        child,
+    };
+    let addr = server.base.strip_prefix("http://").unwrap().to_owned();
+    let answer = tokio::task::spawn_blocking(move || {
+        let mut tcp = std::net::TcpStream::connect(&addr).unwrap();
+        // A guard against a server that never answers (the defect).
+        tcp.set_read_timeout(Some(std::time::Duration::from_secs(60)))
+            .unwrap();
+        write!(
+            tcp,
+            "POST /api/session_new HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+             X-CSRF-Token: {CSRF}\r\nContent-Length: 100\r\n\r\n{{\"complaint\":"
+        )
+        .unwrap();
+        let mut buf = [0u8; 4096];
+        let n = tcp.read(&mut buf).unwrap_or(0);
+        String::from_utf8_lossy(&buf[..n]).into_owned()
+    })
+    .await
+    .unwrap();
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("did not arrive within 1 s"), "{answer}");
+    let c = reqwest::Client::new();
+    let (_, list) = post(&c, &format!("{}/api/session_list", server.base), "{}").await;
+    assert_eq!(
+        list["sessions"],
+        serde_json::json!([]),
+        "nothing was created"
+    );
+}

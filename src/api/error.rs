@@ -32,6 +32,7 @@ impl AppError {
             "unauthorized" => 401,
             "forbidden" | "server_path_refused" => 403,
             "unsupported_media_type" => 415,
+            "timeout" => 408,
             "has_artifacts" | "conflict" => 409,
             "too_large" => 413,
             "artifact_missing" | "artifact_corrupt" => 410,

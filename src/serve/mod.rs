@@ -14,7 +14,6 @@ use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware;
@@ -61,7 +60,14 @@ struct AppState {
     loopback_only: bool,
     csrf: Arc<str>,
     ui_dir: Option<PathBuf>,
+    body_limit: usize,
+    body_timeout: std::time::Duration,
 }
+
+/// How long a request body may take to arrive (`SERVICEDESK_BODY_TIMEOUT_SECS`
+/// changes it): a stalled upload cannot hold a large-body permit for ever.
+pub const BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+pub const BODY_TIMEOUT_ENV: &str = "SERVICEDESK_BODY_TIMEOUT_SECS";
 
 /// Validate the config and bind, so the caller learns the real port (with
 /// port 0) before serving starts.
@@ -103,9 +109,14 @@ pub fn router(desk: Desk, config: &ServeConfig) -> Router {
             })
             .into(),
         ui_dir: ui_dir.clone(),
+        body_limit: BODY_LIMIT,
+        body_timeout: std::env::var(BODY_TIMEOUT_ENV)
+            .ok()
+            .and_then(|v| v.trim().parse().ok())
+            .map(std::time::Duration::from_secs)
+            .unwrap_or(BODY_TIMEOUT),
     };
-    // base64 inflates uploads by a third; leave headroom for the JSON around it.
-    let body_limit = (MAX_FILE_BYTES as usize) * 4 / 3 + 64 * 1024;
+    let body_limit = BODY_LIMIT;
     let api = Router::new()
         .route("/api/csrf", get(csrf_token))
         .route("/api/{command}", post(call))
@@ -156,6 +167,9 @@ async fn limit_large_bodies(request: axum::extract::Request, next: middleware::N
     let _permit = LARGE.acquire().await;
     next.run(request).await
 }
+
+/// base64 inflates uploads by a third; leave headroom for the JSON around it.
+const BODY_LIMIT: usize = (MAX_FILE_BYTES as usize) * 4 / 3 + 64 * 1024;
 
 /// Every answer: no page may frame the UI (clickjacking), no type sniffing.
 async fn no_framing(mut response: Response) -> Response {
@@ -248,7 +262,7 @@ async fn call(
     State(state): State<AppState>,
     Path(command): Path<String>,
     headers: HeaderMap,
-    body: Bytes,
+    body: axum::body::Body,
 ) -> Response {
     if let Err(e) = authorize(&state, &headers)
         .and_then(|()| same_origin(&headers))
@@ -257,6 +271,30 @@ async fn call(
     {
         return error_response(e);
     }
+    // The body is read only for a request that passed the checks, bounded
+    // in size and in time.
+    let read = axum::body::to_bytes(body, state.body_limit);
+    let body = match tokio::time::timeout(state.body_timeout, read).await {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(e)) => {
+            return error_response(AppError::new(
+                "too_large",
+                format!(
+                    "the request body for {command} was refused: {e} (at most {} bytes)",
+                    state.body_limit
+                ),
+            ))
+        }
+        Err(_) => {
+            return error_response(AppError::new(
+                "timeout",
+                format!(
+                    "the request body for {command} did not arrive within {} s",
+                    state.body_timeout.as_secs()
+                ),
+            ))
+        }
+    };
     let payload = if body.iter().all(u8::is_ascii_whitespace) {
         serde_json::Value::Null
     } else {
