@@ -283,6 +283,16 @@ enum ArtifactCmd {
         #[arg(long)]
         json: bool,
     },
+    /// Remove what a crash left: blobs no row uses, stale pins and temp
+    /// files, all older than the grace period (serve and the app do this
+    /// at start and every few hours)
+    Sweep {
+        /// Leave anything younger than this many seconds alone
+        #[arg(long, default_value_t = servicedesk::desk::SWEEP_GRACE.as_secs())]
+        grace_secs: u64,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Args)]
@@ -293,9 +303,14 @@ struct ServeArgs {
     /// Port; 0 picks a free one (the chosen port is printed)
     #[arg(long, default_value_t = 8787)]
     port: u16,
-    /// Bearer token every api call must carry
-    #[arg(long, env = TOKEN_ENV, hide_env_values = true)]
+    /// Refused: a token on the command line is visible to every user in the
+    /// process list. Use --token-file or $SERVICEDESK_SERVE_TOKEN
+    #[arg(long, hide = true)]
     token: Option<String>,
+    /// A file holding the bearer token every api call must carry (or set
+    /// $SERVICEDESK_SERVE_TOKEN)
+    #[arg(long, value_name = "FILE")]
+    token_file: Option<PathBuf>,
     /// The built UI [default: ui/dist]
     #[arg(long, env = "SERVICEDESK_UI_DIR", value_name = "DIR")]
     ui_dir: Option<PathBuf>,
@@ -417,6 +432,9 @@ fn parse_script_line(
     }
 }
 
+/// The largest chat script `chat --script` reads.
+const MAX_SCRIPT_BYTES: u64 = 4 * 1024 * 1024;
+
 async fn chat(desk: &Desk, args: ChatArgs) -> Result<ExitCode, AppError> {
     use std::io::{BufRead, Write};
     let mut session_id = args.session.clone();
@@ -426,11 +444,14 @@ async fn chat(desk: &Desk, args: ChatArgs) -> Result<ExitCode, AppError> {
     let (lines, base): (Box<dyn Iterator<Item = std::io::Result<String>>>, PathBuf) =
         match &args.script {
             Some(path) => {
-                let file = std::fs::File::open(path).map_err(|e| {
-                    AppError::new("unreadable_path", format!("{}: {e}", path.display()))
-                })?;
+                // A regular file of bounded size (a FIFO or /dev/stdin is
+                // refused); invalid UTF-8 is refused naming its line.
+                let text =
+                    servicedesk::files::read_text_limited(path, MAX_SCRIPT_BYTES, "a chat script")?;
                 let base = path.parent().map(|p| p.to_path_buf()).unwrap_or_default();
-                (Box::new(std::io::BufReader::new(file).lines()), base)
+                let lines: Vec<std::io::Result<String>> =
+                    text.lines().map(|l| Ok(l.to_owned())).collect();
+                (Box::new(lines.into_iter()), base)
             }
             None => {
                 if !args.json {
@@ -457,12 +478,12 @@ async fn chat(desk: &Desk, args: ChatArgs) -> Result<ExitCode, AppError> {
         let (text, paths) = parse_script_line(&line, &base, n)?;
         let mut files = Vec::new();
         for p in paths {
-            let bytes = std::fs::read(&p).map_err(|e| {
-                AppError::new(
-                    "unreadable_path",
-                    format!("script line {n}: {}: {e}", p.display()),
-                )
-            })?;
+            let bytes = servicedesk::files::read_limited(
+                &p,
+                servicedesk::artifacts::MAX_FILE_BYTES,
+                "a photo or file",
+            )
+            .map_err(|e| AppError::new(e.code(), format!("script line {n}: {e}")))?;
             let name = p
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
@@ -827,6 +848,19 @@ async fn artifact(desk: &Desk, cmd: ArtifactCmd) -> Result<ExitCode, AppError> {
                 return Ok(ExitCode::FAILURE);
             }
         }
+        ArtifactCmd::Sweep { grace_secs, json } => {
+            let r = desk
+                .sweep_artifacts(std::time::Duration::from_secs(grace_secs))
+                .await?;
+            if json {
+                print_json(&r)?;
+            } else {
+                println!(
+                    "removed {} orphan blob(s), {} temp file(s), {} stale pin(s)",
+                    r.blobs_removed, r.temp_files_removed, r.pins_dropped
+                );
+            }
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -840,14 +874,31 @@ fn default_ui_dir() -> PathBuf {
 }
 
 async fn serve_cmd(desk: &Desk, args: ServeArgs) -> Result<ExitCode, AppError> {
+    if args.token.is_some() {
+        return Err(AppError::new(
+            "invalid_input",
+            format!(
+                "--token is refused: a token on the command line is visible to every user in the \
+                 process list; put it in a file and pass --token-file FILE, or set {TOKEN_ENV}"
+            ),
+        ));
+    }
+    let token = match &args.token_file {
+        Some(path) => Some(read_token_file(path)?),
+        None => std::env::var(TOKEN_ENV)
+            .ok()
+            .filter(|t| !t.trim().is_empty()),
+    };
     let config = ServeConfig {
         host: args.host,
         port: args.port,
-        token: args.token,
+        token,
         ui_dir: Some(args.ui_dir.unwrap_or_else(default_ui_dir)),
+        csrf_token: std::env::var(serve::CSRF_ENV).ok(),
     };
     let listener = serve::bind(&config).await?;
     desk.warm_engine(|| {});
+    desk.start_sweeper();
     let _sync = servicedesk::sync::spawn_worker(desk.clone());
     let addr = listener
         .local_addr()
@@ -858,6 +909,23 @@ async fn serve_cmd(desk: &Desk, args: ServeArgs) -> Result<ExitCode, AppError> {
         .await
         .map_err(|e| AppError::new("internal", format!("server stopped: {e}")))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The bearer token from `--token-file`: its first line, trimmed.
+fn read_token_file(path: &std::path::Path) -> Result<String, AppError> {
+    let bad = |why: String| {
+        AppError::new(
+            "invalid_input",
+            format!("--token-file {}: {why}", path.display()),
+        )
+    };
+    let text = servicedesk::files::read_text_limited(path, 4096, "a token file")
+        .map_err(|e| bad(e.to_string()))?;
+    let token = text.lines().next().unwrap_or("").trim().to_owned();
+    if token.is_empty() {
+        return Err(bad("is empty".into()));
+    }
+    Ok(token)
 }
 
 /// Sessions through the real paths (a chat diagnosis to its report, photos
@@ -1128,12 +1196,11 @@ async fn eval(desk: &Desk, cmd: EvalCmd) -> Result<ExitCode, AppError> {
     else {
         unreachable!("eval understanding runs before the data dir is opened")
     };
-    let text = std::fs::read_to_string(&dataset).map_err(|e| {
-        AppError::new(
-            "unreadable_path",
-            format!("cannot read {}: {e}", dataset.display()),
-        )
-    })?;
+    let text = servicedesk::files::read_text_limited(
+        &dataset,
+        32 * 1024 * 1024,
+        "a knowledge eval dataset",
+    )?;
     let cases = servicedesk::knowledge::eval::parse_dataset(&text)
         .map_err(|e| AppError::new("invalid_input", format!("{}: {e}", dataset.display())))?;
     let m = servicedesk::knowledge::eval::run(desk.store().pool(), &cases, k)

@@ -115,30 +115,14 @@ fn print_json<T: Serialize>(value: &T) -> Result<(), AppError> {
     Ok(())
 }
 
+/// A payload or import file: a regular file of at most `MAX_IMPORT_BYTES`
+/// (a FIFO or `/dev/zero` is refused before a byte is read).
 fn read(path: &Path) -> Result<String, AppError> {
-    let meta = std::fs::metadata(path).map_err(|e| {
-        AppError::new(
-            "unreadable_path",
-            format!("cannot read {}: {e}", path.display()),
-        )
-    })?;
-    if meta.len() > MAX_IMPORT_BYTES as u64 {
-        return Err(AppError::new(
-            "too_large",
-            format!(
-                "{} is {} bytes; an import file is at most {} MB",
-                path.display(),
-                meta.len(),
-                MAX_IMPORT_BYTES / (1024 * 1024)
-            ),
-        ));
-    }
-    let bytes = std::fs::read(path).map_err(|e| {
-        AppError::new(
-            "unreadable_path",
-            format!("cannot read {}: {e}", path.display()),
-        )
-    })?;
+    let bytes = servicedesk::files::read_limited(
+        path,
+        MAX_IMPORT_BYTES as u64,
+        "a billing payload or import file",
+    )?;
     String::from_utf8(bytes).map_err(|e| {
         AppError::new(
             "invalid_input",

@@ -130,33 +130,9 @@ fn print_row(name: &str, c: &Counts) {
 /// Reads a regular file of bounded size: a FIFO or a device is refused
 /// instead of blocking or growing without end.
 fn read_dataset(path: &Path) -> Result<String, AppError> {
-    let meta = std::fs::metadata(path).map_err(|e| {
-        AppError::new(
-            "unreadable_path",
-            format!("cannot read {}: {e}", path.display()),
-        )
-    })?;
-    if !meta.is_file() {
-        return Err(AppError::new(
-            "invalid_input",
-            format!("{} is not a regular file", path.display()),
-        ));
-    }
-    if meta.len() > MAX_DATASET_BYTES {
-        return Err(AppError::new(
-            "too_large",
-            format!(
-                "{} is {} bytes; a dataset is at most {} MB",
-                path.display(),
-                meta.len(),
-                MAX_DATASET_BYTES / (1024 * 1024)
-            ),
-        ));
-    }
-    std::fs::read_to_string(path).map_err(|e| {
-        AppError::new(
-            "unreadable_path",
-            format!("cannot read {}: {e}", path.display()),
-        )
-    })
+    Ok(servicedesk::files::read_text_limited(
+        path,
+        MAX_DATASET_BYTES,
+        "a dataset",
+    )?)
 }

@@ -82,7 +82,9 @@ pub async fn run(desk: &Desk, cmd: SyncTop) -> Result<ExitCode, AppError> {
         }) => {
             let token = if token_stdin {
                 let mut text = String::new();
+                // A token is one short line: read at most 64 KiB.
                 std::io::stdin()
+                    .take(64 * 1024)
                     .read_to_string(&mut text)
                     .map_err(|e| AppError::new("invalid_input", format!("stdin: {e}")))?;
                 let t = text.trim().to_owned();

@@ -3,11 +3,12 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde::Serialize;
 
 use crate::artifacts::{
-    inspect, ArtifactError, BlobStatus, BlobStore, ThumbnailKind, MAX_FILE_BYTES,
+    inspect, sha256_hex, ArtifactError, BlobStatus, BlobStore, ThumbnailKind, MAX_FILE_BYTES,
 };
 use crate::conversation::{self, Fetched, Need, Retrieved};
 use crate::engine::catalog::{Catalog, CatalogError};
@@ -17,7 +18,7 @@ use crate::engine::{Engine, SessionState, TurnContext, TurnOutcome};
 use crate::knowledge;
 use crate::store::{
     Artifact, NewArtifact, NewSession, NewTurn, RecordedTurn, Session, SessionFilter, Store,
-    StoreError, Turn,
+    StoreError, SweepReport, Turn,
 };
 use crate::sync::items::PhotoItem;
 
@@ -25,6 +26,32 @@ pub const DATA_DIR_ENV: &str = "SERVICEDESK_DATA_DIR";
 /// A directory of procedure files to use instead of the built-in catalog.
 pub const PROCEDURES_DIR_ENV: &str = "SERVICEDESK_PROCEDURES_DIR";
 const DB_FILE: &str = "servicedesk.db";
+/// Orphan blobs, stale pins and temp files younger than this are left alone
+/// by the sweep (an add or a purge may still be on its way).
+pub const SWEEP_GRACE: Duration = Duration::from_secs(60 * 60);
+/// How often a long-running front end sweeps the artifact store.
+pub const SWEEP_EVERY: Duration = Duration::from_secs(6 * 60 * 60);
+/// Longest complaint a session takes (characters).
+pub const MAX_COMPLAINT_CHARS: usize = 4000;
+/// Longest customer, technician or make/model (characters).
+pub const MAX_NAME_CHARS: usize = 200;
+/// Longest plate (characters).
+pub const MAX_PLATE_CHARS: usize = 20;
+/// Longest photo caption (characters).
+pub const MAX_CAPTION_CHARS: usize = 1000;
+/// Image decodes (inspection, thumbnails) running at once, process-wide: a
+/// decoded photo can take hundreds of MB, whatever its file size.
+pub const MAX_CONCURRENT_DECODES: usize = 2;
+
+/// A permit to decode one file's image; waits while too many run.
+async fn decode_permit() -> tokio::sync::SemaphorePermit<'static> {
+    static DECODES: tokio::sync::Semaphore =
+        tokio::sync::Semaphore::const_new(MAX_CONCURRENT_DECODES);
+    DECODES
+        .acquire()
+        .await
+        .expect("the decode semaphore is never closed")
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum DeskError {
@@ -43,6 +70,14 @@ pub enum DeskError {
         #[source]
         source: std::io::Error,
     },
+    #[error("cannot open the database {path}: {source}")]
+    OpenDatabase {
+        path: String,
+        #[source]
+        source: StoreError,
+    },
+    #[error("the database {path} is empty (0 bytes) but photos are stored beside it in {blobs}; restore the database from a backup (or move the empty file away to start over with an empty one)")]
+    EmptyDatabase { path: String, blobs: String },
     #[error("background task failed: {0}")]
     Join(String),
     #[error("procedure catalog: {0}")]
@@ -111,7 +146,22 @@ impl Desk {
             path: data_dir.display().to_string(),
             source,
         })?;
-        let store = Store::open(&data_dir.join(DB_FILE)).await?;
+        let db_path = data_dir.join(DB_FILE);
+        // An empty database file next to stored photos is damage, not a
+        // first run: refuse it instead of creating an empty store over it.
+        let empty_db = std::fs::metadata(&db_path).is_ok_and(|m| m.is_file() && m.len() == 0);
+        if empty_db && has_blobs(&data_dir.join("artifacts").join("sha256")) {
+            return Err(DeskError::EmptyDatabase {
+                path: db_path.display().to_string(),
+                blobs: data_dir.join("artifacts").display().to_string(),
+            });
+        }
+        let store = Store::open(&db_path)
+            .await
+            .map_err(|source| DeskError::OpenDatabase {
+                path: db_path.display().to_string(),
+                source,
+            })?;
         let blobs = BlobStore::open(data_dir.join("artifacts"))?;
         let catalog = match std::env::var_os(PROCEDURES_DIR_ENV) {
             Some(dir) => Arc::new(Catalog::from_dir(Path::new(&dir))?),
@@ -171,6 +221,23 @@ impl Desk {
                 "is required: what does the customer say is wrong?",
             ));
         }
+        let fields = [
+            ("complaint", Some(&new.complaint), MAX_COMPLAINT_CHARS),
+            ("customer", new.customer.as_ref(), MAX_NAME_CHARS),
+            ("technician", new.technician.as_ref(), MAX_NAME_CHARS),
+            ("make_model", new.unit.make_model.as_ref(), MAX_NAME_CHARS),
+            ("plate", new.unit.plate.as_ref(), MAX_PLATE_CHARS),
+        ];
+        for (field, value, limit) in fields {
+            let Some(value) = value else { continue };
+            let chars = value.chars().count();
+            if chars > limit {
+                return Err(invalid(
+                    field,
+                    format!("is {chars} characters long; at most {limit}"),
+                ));
+            }
+        }
         if let Some(lang) = &new.language {
             if !crate::engine::lexicon::is_language_tag(lang) {
                 return Err(invalid(
@@ -217,52 +284,107 @@ impl Desk {
     /// Delete a session. One with photos is refused unless `purge`; then its
     /// artifacts go too, and blobs no other session uses are removed.
     pub async fn delete_session(&self, id: &str, purge: bool) -> Result<usize> {
-        let hashes = self.store().delete_session(id, purge).await?;
-        let mut removed = 0;
-        for sha in hashes {
-            if !self.store().blob_in_use(&sha).await? {
-                self.blobs().remove(&sha)?;
-                removed += 1;
+        Ok(self.store().delete_session(id, purge, self.blobs()).await?)
+    }
+
+    /// Remove orphans a crash or a failed add left: unreferenced blobs, stale
+    /// pins and temp files older than `grace` (`Store::sweep_blobs`).
+    pub async fn sweep_artifacts(&self, grace: Duration) -> Result<SweepReport> {
+        Ok(self.store().sweep_blobs(self.blobs(), grace).await?)
+    }
+
+    /// Long-running front ends (the desktop app, `serve`) sweep the artifact
+    /// store now and then every [`SWEEP_EVERY`], with [`SWEEP_GRACE`].
+    pub fn start_sweeper(&self) {
+        let desk = self.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(SWEEP_EVERY);
+            loop {
+                every.tick().await;
+                match desk.sweep_artifacts(SWEEP_GRACE).await {
+                    Ok(r) if r.blobs_removed + r.temp_files_removed > 0 || r.pins_dropped > 0 => {
+                        tracing::info!(
+                            "artifact sweep: {} orphan blob(s), {} temp file(s), {} stale pin(s) removed",
+                            r.blobs_removed,
+                            r.temp_files_removed,
+                            r.pins_dropped
+                        )
+                    }
+                    Ok(_) => {}
+                    Err(e) => tracing::warn!("artifact sweep: {e}"),
+                }
             }
-        }
-        Ok(removed)
+        });
     }
 
     /// Inspect a file and make its blob (and thumbnail) durable: the first half
-    /// of attaching it. The row is written by the caller's transaction.
+    /// of attaching it. The row is written by the caller's transaction, which
+    /// also drops the pin taken here: the blobs are pinned (committed) before
+    /// their files are checked or written, so a concurrent purge or sweep
+    /// never removes a blob this add relies on.
     pub async fn prepare_artifact(
         &self,
         file_name: String,
         bytes: Vec<u8>,
         caption: Option<String>,
     ) -> Result<NewArtifact> {
-        let blobs = self.blobs().clone();
-        tokio::task::spawn_blocking(move || -> Result<NewArtifact> {
-            let info = inspect(&file_name, &bytes)?;
-            let sha256 = blobs.put(&bytes)?;
-            let thumb_sha256 = info
-                .thumbnail
-                .as_deref()
-                .map(|t| blobs.put(t))
-                .transpose()?;
-            Ok(NewArtifact {
-                sha256,
-                file_name,
-                mime: info.mime.to_owned(),
-                kind: info.kind,
-                size_bytes: bytes.len() as i64,
-                caption: caption
-                    .map(|c| c.trim().to_owned())
-                    .filter(|c| !c.is_empty()),
-                taken_at: info.taken_at,
-                width: info.width.map(i64::from),
-                height: info.height.map(i64::from),
-                thumb_sha256,
-                thumbnail: info.thumbnail_kind,
+        if let Some(c) = &caption {
+            let chars = c.chars().count();
+            if chars > MAX_CAPTION_CHARS {
+                return Err(invalid(
+                    "caption",
+                    format!("is {chars} characters long; at most {MAX_CAPTION_CHARS}"),
+                ));
+            }
+        }
+        // Inspection decodes the image: at most a few at a time (memory).
+        let permit = decode_permit().await;
+        let (info, file_name, bytes, sha256, thumb_sha256) =
+            tokio::task::spawn_blocking(move || -> Result<_> {
+                let info = inspect(&file_name, &bytes)?;
+                let sha = sha256_hex(&bytes);
+                let thumb_sha = info.thumbnail.as_deref().map(sha256_hex);
+                Ok((info, file_name, bytes, sha, thumb_sha))
             })
+            .await
+            .map_err(|e| DeskError::Join(e.to_string()))??;
+        drop(permit);
+        let mut pinned = vec![sha256.as_str()];
+        pinned.extend(thumb_sha256.as_deref());
+        let pin = self.store().pin_blobs(&pinned).await?;
+        let blobs = self.blobs().clone();
+        let thumb = info.thumbnail;
+        let size_bytes = bytes.len() as i64;
+        let put = tokio::task::spawn_blocking(move || -> Result<()> {
+            blobs.put(&bytes)?;
+            if let Some(t) = thumb.as_deref() {
+                blobs.put(t)?;
+            }
+            Ok(())
         })
         .await
-        .map_err(|e| DeskError::Join(e.to_string()))?
+        .map_err(|e| DeskError::Join(e.to_string()))
+        .and_then(|r| r);
+        if let Err(e) = put {
+            let _ = self.store().unpin_blobs(&pin).await;
+            return Err(e);
+        }
+        Ok(NewArtifact {
+            sha256,
+            file_name,
+            mime: info.mime.to_owned(),
+            kind: info.kind,
+            size_bytes,
+            caption: caption
+                .map(|c| c.trim().to_owned())
+                .filter(|c| !c.is_empty()),
+            taken_at: info.taken_at,
+            width: info.width.map(i64::from),
+            height: info.height.map(i64::from),
+            thumb_sha256,
+            thumbnail: info.thumbnail_kind,
+            pin: Some(pin),
+        })
     }
 
     /// Attach file content (file picker, drag and drop, paste) to a session.
@@ -278,7 +400,15 @@ impl Desk {
         let new = self
             .prepare_artifact(file_name.to_owned(), bytes, caption)
             .await?;
-        Ok(self.store().add_artifact(session_id, &new).await?)
+        match self.store().add_artifact(session_id, &new).await {
+            Ok(a) => Ok(a),
+            Err(e) => {
+                if let Some(pin) = &new.pin {
+                    let _ = self.store().unpin_blobs(pin).await;
+                }
+                Err(e.into())
+            }
+        }
     }
 
     /// Attach a file on this machine to a session; the file is copied in.
@@ -288,7 +418,12 @@ impl Desk {
         path: &Path,
         caption: Option<String>,
     ) -> Result<Artifact> {
-        let (name, bytes) = read_file_for_artifact(path)?;
+        // A file on this machine: read off the async workers (a slow disk
+        // or a network share must not stall other requests).
+        let owned = path.to_path_buf();
+        let (name, bytes) = tokio::task::spawn_blocking(move || read_file_for_artifact(&owned))
+            .await
+            .map_err(|e| DeskError::Join(e.to_string()))??;
         self.add_artifact_bytes(session_id, &name, bytes, caption)
             .await
     }
@@ -620,6 +755,14 @@ pub(crate) fn turn_record(
     turn
 }
 
+/// Is there any blob file under `<artifacts>/sha256/ab/`?
+fn has_blobs(sha_dir: &Path) -> bool {
+    std::fs::read_dir(sha_dir).is_ok_and(|dirs| {
+        dirs.flatten()
+            .any(|d| std::fs::read_dir(d.path()).is_ok_and(|mut files| files.next().is_some()))
+    })
+}
+
 fn invalid(field: &'static str, message: impl Into<String>) -> DeskError {
     DeskError::Invalid {
         field,
@@ -628,36 +771,32 @@ fn invalid(field: &'static str, message: impl Into<String>) -> DeskError {
 }
 
 /// Read a file to attach, turning every way it can fail into a clear error
-/// before anything is stored.
+/// before anything is stored: only a regular file, at most
+/// [`MAX_FILE_BYTES`] (`crate::files`).
 fn read_file_for_artifact(path: &Path) -> Result<(String, Vec<u8>), ArtifactError> {
-    let unreadable = |reason: String| ArtifactError::UnreadablePath {
+    use crate::files::{read_limited, ReadError};
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    let bytes = read_limited(path, MAX_FILE_BYTES, "a photo or file").map_err(|e| match e {
+        ReadError::TooLarge {
+            size,
+            limit,
+            limit_mib,
+            ..
+        } => ArtifactError::TooLarge {
+            name: name.clone().unwrap_or_else(|| path.display().to_string()),
+            size,
+            limit,
+            limit_mib,
+        },
+        ReadError::Unreadable { path, reason } => ArtifactError::UnreadablePath { path, reason },
+        ReadError::NotRegular { path, kind } => ArtifactError::UnreadablePath {
+            path,
+            reason: format!("it is {kind}, not a regular file"),
+        },
+    })?;
+    let name = name.ok_or_else(|| ArtifactError::UnreadablePath {
         path: path.display().to_string(),
-        reason,
-    };
-    let meta = std::fs::metadata(path).map_err(|e| unreadable(describe_io(&e)))?;
-    if meta.is_dir() {
-        return Err(unreadable("it is a directory, not a file".into()));
-    }
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .ok_or_else(|| unreadable("it does not name a file".into()))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(ArtifactError::TooLarge {
-            name,
-            size: meta.len(),
-            limit: MAX_FILE_BYTES,
-            limit_mib: MAX_FILE_BYTES / (1024 * 1024),
-        });
-    }
-    let bytes = std::fs::read(path).map_err(|e| unreadable(describe_io(&e)))?;
+        reason: "it does not name a file".into(),
+    })?;
     Ok((name, bytes))
-}
-
-fn describe_io(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file".to_owned(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
-        _ => e.to_string(),
-    }
 }

@@ -9,6 +9,7 @@ pub mod conversation;
 pub mod desk;
 pub mod engine;
 pub mod export;
+pub mod files;
 pub mod knowledge;
 pub mod reports;
 pub mod serve;

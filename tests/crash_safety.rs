@@ -3,7 +3,8 @@
 //! data dir is reopened, as the app would after a crash, and every turn the
 //! child reported as committed must be there with its state snapshot, the
 //! database must pass `PRAGMA integrity_check`, and no artifact row may point
-//! at a missing or corrupt blob.
+//! at a missing or corrupt blob. At the end the sweep leaves exactly the blobs
+//! rows name, no stale pin and no temp file.
 
 mod common;
 
@@ -126,6 +127,39 @@ async fn every_reported_turn_survives_sigkill() {
         assert!(seqs.len() as i64 >= reported_max);
         desk.close().await;
     }
+    // The sweep (what serve and the app run at start) leaves no orphan blob,
+    // stale pin or temp file a kill left, and removes nothing a row uses.
+    let swept = common::cli_json(
+        dir.path(),
+        &["artifact", "sweep", "--grace-secs", "0", "--json"],
+    );
+    println!("sweep after {KILLS} kills: {swept}");
+    let desk = Desk::open(dir.path()).await.unwrap();
+    let rows = desk.store().artifacts(None).await.unwrap();
+    let mut named: Vec<String> = rows
+        .iter()
+        .flat_map(|a| std::iter::once(a.sha256.clone()).chain(a.thumb_sha256.clone()))
+        .collect();
+    named.sort();
+    named.dedup();
+    let mut on_disk: Vec<String> = common::blob_files(dir.path())
+        .into_iter()
+        .map(|p| p.replace(['/', '\\'], ""))
+        .collect();
+    on_disk.sort();
+    assert_eq!(on_disk, named, "only blobs a row names are left");
+    let report = desk.verify_artifacts(None).await.unwrap();
+    assert_eq!(report.ok, report.checked, "{:?}", report.results);
+    let pins: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM blob_pins")
+        .fetch_one(desk.store().pool())
+        .await
+        .unwrap();
+    assert_eq!(pins, 0, "no stale pin is left");
+    let temp: Vec<_> = std::fs::read_dir(dir.path().join("artifacts/tmp"))
+        .unwrap()
+        .collect();
+    assert!(temp.is_empty(), "temp files left: {temp:?}");
+    desk.close().await;
     println!("{KILLS} kills, {total_reported} commits reported, {reported_max} turns at the end");
     assert!(
         total_reported > KILLS,

@@ -624,32 +624,56 @@ async fn the_export_job_reports_progress_and_serve_hands_out_the_zip() {
     let desk = Desk::open(dir.path()).await.unwrap();
     diagnosed(&desk, "en", "Alex").await;
     let today = chrono::Local::now().date_naive().to_string();
-    let job = dispatch(
-        &desk,
-        "reports_export_start",
-        json!({"from": today, "to": today}),
-    )
-    .await
-    .unwrap();
-    let job_id = job["job_id"].as_str().unwrap().to_string();
-    let mut status = job;
-    for _ in 0..600 {
-        if status["state"] != "running" {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-        status = dispatch(&desk, "reports_export_status", json!({"job_id": job_id}))
-            .await
-            .unwrap();
-    }
-    assert_eq!(status["state"], "done", "{status}");
-    assert_eq!(status["done"], 1);
-    assert_eq!(status["total"], 1);
-    let url = status["download_url"].as_str().unwrap().to_string();
-    assert!(
-        url.starts_with("/exports/reports-") && url.ends_with(".zip"),
-        "{url}"
+    // Two exports of the same range at once: each in its own job folder.
+    let mut urls = Vec::new();
+    let (a, b) = tokio::join!(
+        dispatch(
+            &desk,
+            "reports_export_start",
+            json!({"from": today, "to": today})
+        ),
+        dispatch(
+            &desk,
+            "reports_export_start",
+            json!({"from": today, "to": today})
+        ),
     );
+    for job in [a.unwrap(), b.unwrap()] {
+        assert_eq!(
+            job["download_url"],
+            serde_json::Value::Null,
+            "not before the file exists"
+        );
+        let job_id = job["job_id"].as_str().unwrap().to_string();
+        let mut status = job;
+        for _ in 0..600 {
+            if status["state"] != "running" {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            status = dispatch(&desk, "reports_export_status", json!({"job_id": job_id}))
+                .await
+                .unwrap();
+        }
+        assert_eq!(status["state"], "done", "{status}");
+        assert_eq!(status["done"], 1);
+        assert_eq!(status["total"], 1);
+        let url = status["download_url"].as_str().unwrap().to_string();
+        assert!(
+            url.starts_with(&format!("/exports/{job_id}/reports-")) && url.ends_with(".zip"),
+            "{url}"
+        );
+        urls.push(url);
+    }
+    assert_ne!(urls[0], urls[1]);
+    let url = urls[0].clone();
+    // No partial file is left in either job folder.
+    for entry in std::fs::read_dir(dir.path().join("exports")).unwrap() {
+        for f in std::fs::read_dir(entry.unwrap().path()).unwrap() {
+            let name = f.unwrap().file_name().to_string_lossy().into_owned();
+            assert!(!name.contains("partial"), "{name}");
+        }
+    }
 
     // The same file over HTTP, as the browser UI fetches it.
     let config = servicedesk::serve::ServeConfig {
@@ -657,28 +681,47 @@ async fn the_export_job_reports_progress_and_serve_hands_out_the_zip() {
         port: 0,
         token: None,
         ui_dir: None,
+        csrf_token: Some("exports-test-csrf".into()),
     };
     let listener = servicedesk::serve::bind(&config).await.unwrap();
     let addr = listener.local_addr().unwrap();
     let router = servicedesk::serve::router(desk.clone(), &config);
     tokio::spawn(servicedesk::serve::serve(listener, router));
     let client = reqwest::Client::new();
+    // Without the CSRF token the download is refused.
     let resp = client
         .get(format!("http://{addr}{url}"))
         .send()
         .await
         .unwrap();
-    assert_eq!(resp.status(), 200);
-    assert_eq!(resp.headers()["content-type"], "application/zip");
-    let bytes = resp.bytes().await.unwrap();
-    let archive = zip::ZipArchive::new(std::io::Cursor::new(bytes.to_vec())).unwrap();
-    assert_eq!(archive.len(), 2);
-    let resp = client
-        .get(format!("http://{addr}/exports/..%2Fdata.db"))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(resp.status(), 400);
+    assert_eq!(resp.status(), 403);
+    for url in &urls {
+        let resp = client
+            .get(format!("http://{addr}{url}"))
+            .header("x-csrf-token", "exports-test-csrf")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), 200, "{url}");
+        assert_eq!(resp.headers()["content-type"], "application/zip");
+        let bytes = resp.bytes().await.unwrap();
+        let archive = zip::ZipArchive::new(std::io::Cursor::new(bytes.to_vec())).unwrap();
+        assert_eq!(archive.len(), 2, "{url}");
+    }
+    let job_dir = url.split('/').nth(2).unwrap().to_owned();
+    for bad in [
+        format!("/exports/{job_dir}/..%2F..%2Fservicedesk.db"),
+        "/exports/..%2F..%2F/servicedesk.zip".to_owned(),
+        format!("/exports/{job_dir}/summary.csv"),
+    ] {
+        let resp = client
+            .get(format!("http://{addr}{bad}"))
+            .header("x-csrf-token", "exports-test-csrf")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), 400, "{bad}");
+    }
 
     let err = api::reports::reports_export_status(api::reports::ExportJobRef {
         job_id: "nope".into(),

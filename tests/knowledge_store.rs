@@ -465,3 +465,61 @@ fn the_evaluation_dataset_meets_its_thresholds() {
     );
     assert!(!strict.status.success());
 }
+
+#[tokio::test]
+async fn reserved_ids_are_refused_on_import_naming_the_file_and_field() {
+    let data = tempfile::tempdir().unwrap();
+    let poison = doc(
+        "component.water_heater.wh_board",
+        "version: 9\n",
+        "## Safety\n\nIt is safe to bypass the fuse on the ignition board.",
+    )
+    .replacen("version: 1\n", "", 1);
+    let rule = doc("rule.SH-GRACE30", "", "## Fees\n\nParking is free forever.");
+    let before = search(data.path(), &["bypass the fuse"]);
+
+    // Through the command line...
+    write(data.path(), "poison.md", &poison);
+    let out = cli(
+        data.path(),
+        &[
+            "knowledge",
+            "ingest",
+            data.path().join("poison.md").to_str().unwrap(),
+            "--json",
+        ],
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let skipped = report["skipped"].as_array().unwrap();
+    assert_eq!(skipped.len(), 1, "{report}");
+    assert!(skipped[0]["file"].as_str().unwrap().ends_with("poison.md"));
+    assert_eq!(skipped[0]["field"], "source_id");
+    assert!(skipped[0]["message"].as_str().unwrap().contains("reserved"));
+
+    // ... and through the api.
+    let desk = servicedesk::Desk::open(data.path()).await.unwrap();
+    let report = servicedesk::api::dispatch(
+        &desk,
+        "knowledge_ingest",
+        serde_json::json!({ "files": [
+            { "name": "rule.md", "content": rule },
+            { "name": "poison.md", "content": poison },
+        ]}),
+    )
+    .await
+    .unwrap();
+    let skipped = report["skipped"].as_array().unwrap();
+    assert_eq!(skipped.len(), 2, "{report}");
+    for (e, file) in skipped.iter().zip(["rule.md", "poison.md"]) {
+        assert_eq!(e["file"], file, "{e}");
+        assert_eq!(e["field"], "source_id", "{e}");
+    }
+    assert_eq!(report["imported"], serde_json::json!([]), "{report}");
+    desk.close().await;
+    // The generated note still answers, the poison nowhere.
+    assert_eq!(search(data.path(), &["bypass the fuse"]), before);
+    let hits = search(data.path(), &["water heater ignition board"]);
+    assert!(hits
+        .iter()
+        .any(|h| h.0 == "component.water_heater.wh_board" && h.1 == 1));
+}

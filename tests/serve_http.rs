@@ -10,6 +10,9 @@ use std::process::{Child, Command, Stdio};
 
 use serde_json::{json, Value};
 
+/// The CSRF token the servers here are started with.
+const CSRF: &str = "serve-http-test-csrf";
+
 struct Server {
     child: Child,
     base: String,
@@ -30,6 +33,7 @@ fn start(data_dir: &Path, extra: &[&str]) -> Server {
         .arg(data_dir.join("no-ui"))
         .args(extra)
         .env_remove("SERVICEDESK_SERVE_TOKEN")
+        .env("SERVICEDESK_CSRF_TOKEN", CSRF)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -50,6 +54,7 @@ async fn post(client: &reqwest::Client, url: &str, body: &str) -> (u16, Value) {
     let r = client
         .post(url)
         .header("content-type", "application/json")
+        .header("x-csrf-token", CSRF)
         .body(body.to_owned())
         .send()
         .await
@@ -164,6 +169,8 @@ async fn api_over_http_with_clear_errors() {
     let r = c
         .post(api("session_list"))
         .header("host", "evil.example.com")
+        .header("content-type", "application/json")
+        .header("x-csrf-token", CSRF)
         .body("{}")
         .send()
         .await
@@ -199,13 +206,43 @@ async fn listening_beyond_loopback_requires_a_token() {
         "{err}"
     );
 
+    // --token would show the token in the process list: refused.
+    let out = Command::new(common::BIN)
+        .arg("--data-dir")
+        .arg(dir.path())
+        .args(["serve", "--port", "0", "--token", "s3cret-token"])
+        .env_remove("SERVICEDESK_SERVE_TOKEN")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--token is refused") && err.contains("--token-file"),
+        "{err}"
+    );
+
+    let token_file = dir.path().join("serve-token");
+    std::fs::write(&token_file, "s3cret-token\n").unwrap();
     let server = start(
         dir.path(),
-        &["--host", "0.0.0.0", "--token", "s3cret-token"],
+        &[
+            "--host",
+            "0.0.0.0",
+            "--token-file",
+            token_file.to_str().unwrap(),
+        ],
     );
     let port = server.base.rsplit(':').next().unwrap();
     let url = format!("http://127.0.0.1:{port}/api/session_list");
-    let c = reqwest::Client::new();
+    let c = reqwest::Client::builder()
+        .default_headers(
+            [("content-type", "application/json"), ("x-csrf-token", CSRF)]
+                .into_iter()
+                .map(|(k, v)| (k.parse().unwrap(), v.parse().unwrap()))
+                .collect(),
+        )
+        .build()
+        .unwrap();
     let r = c.post(&url).body("{}").send().await.unwrap();
     assert_eq!(r.status().as_u16(), 401);
     let err: Value = r.json().await.unwrap();
@@ -226,4 +263,94 @@ async fn listening_beyond_loopback_requires_a_token() {
         .await
         .unwrap();
     assert_eq!(r.status().as_u16(), 200);
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn sigterm_shuts_the_server_down_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = start(dir.path(), &[]);
+    let c = reqwest::Client::new();
+    let (status, _) = post(&c, &format!("{}/api/session_list", server.base), "{}").await;
+    assert_eq!(status, 200);
+    drop(c);
+    // SAFETY: a signal to the child we started.
+    assert_eq!(
+        unsafe { libc::kill(server.child.id() as libc::pid_t, libc::SIGTERM) },
+        0
+    );
+    let guard = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let exit = loop {
+        if let Some(s) = server.child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            std::time::Instant::now() < guard,
+            "serve did not stop on SIGTERM"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(
+        exit.success(),
+        "serve must exit 0 on SIGTERM, not die of it: {exit:?}"
+    );
+}
+
+/// A body that stalls is answered 408 once the body timeout passes (1 s
+/// here), instead of holding the connection and an upload permit for ever.
+#[tokio::test]
+async fn a_stalled_request_body_times_out() {
+    use std::io::{Read, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(common::BIN)
+        .arg("--data-dir")
+        .arg(dir.path())
+        .args(["serve", "--port", "0", "--ui-dir"])
+        .arg(dir.path().join("no-ui"))
+        .env_remove("SERVICEDESK_SERVE_TOKEN")
+        .env("SERVICEDESK_CSRF_TOKEN", CSRF)
+        .env("SERVICEDESK_BODY_TIMEOUT_SECS", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let server = Server {
+        base: line
+            .trim()
+            .strip_prefix("listening on ")
+            .unwrap()
+            .to_owned(),
+        child,
+    };
+    let addr = server.base.strip_prefix("http://").unwrap().to_owned();
+    let answer = tokio::task::spawn_blocking(move || {
+        let mut tcp = std::net::TcpStream::connect(&addr).unwrap();
+        // A guard against a server that never answers (the defect).
+        tcp.set_read_timeout(Some(std::time::Duration::from_secs(60)))
+            .unwrap();
+        write!(
+            tcp,
+            "POST /api/session_new HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+             X-CSRF-Token: {CSRF}\r\nContent-Length: 100\r\n\r\n{{\"complaint\":"
+        )
+        .unwrap();
+        let mut buf = [0u8; 4096];
+        let n = tcp.read(&mut buf).unwrap_or(0);
+        String::from_utf8_lossy(&buf[..n]).into_owned()
+    })
+    .await
+    .unwrap();
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("did not arrive within 1 s"), "{answer}");
+    let c = reqwest::Client::new();
+    let (_, list) = post(&c, &format!("{}/api/session_list", server.base), "{}").await;
+    assert_eq!(
+        list["sessions"],
+        serde_json::json!([]),
+        "nothing was created"
+    );
 }

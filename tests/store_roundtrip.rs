@@ -427,3 +427,48 @@ async fn list_filters_by_text_and_status() {
         .unwrap_err();
     assert!(err.to_string().contains("language"), "{err}");
 }
+
+#[tokio::test]
+async fn an_empty_database_beside_stored_photos_is_refused_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let desk = Desk::open(dir.path()).await.unwrap();
+    let s = desk
+        .new_session(NewSession {
+            complaint: "fridge".into(),
+            customer: None,
+            technician: None,
+            language: None,
+            unit: Default::default(),
+        })
+        .await
+        .unwrap();
+    desk.add_artifact_bytes(&s.id, "f.pdf", b"%PDF-1.4 fridge".to_vec(), None)
+        .await
+        .unwrap();
+    desk.close().await;
+    // The database lost (a 0-byte file), the photos still there.
+    let db = dir.path().join("servicedesk.db");
+    std::fs::write(&db, b"").unwrap();
+    for side in ["servicedesk.db-wal", "servicedesk.db-shm"] {
+        let _ = std::fs::remove_file(dir.path().join(side));
+    }
+    let err = Desk::open(dir.path()).await.unwrap_err().to_string();
+    assert!(
+        err.contains(&db.display().to_string()) && err.contains("0 bytes"),
+        "{err}"
+    );
+    assert_eq!(std::fs::metadata(&db).unwrap().len(), 0, "not replaced");
+    assert!(
+        !common::blob_files(dir.path()).is_empty(),
+        "photos untouched"
+    );
+
+    // A database that cannot be opened at all names its path.
+    let other = tempfile::tempdir().unwrap();
+    std::fs::create_dir(other.path().join("servicedesk.db")).unwrap();
+    let err = Desk::open(other.path()).await.unwrap_err().to_string();
+    assert!(
+        err.contains(&other.path().join("servicedesk.db").display().to_string()),
+        "{err}"
+    );
+}

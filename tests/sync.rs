@@ -1067,3 +1067,82 @@ async fn the_test_portal_example_runs_on_its_own() {
     child.kill().unwrap();
     child.wait().unwrap();
 }
+
+/// A portal that echoes the Authorization header in its error: the token is
+/// scrubbed before the message is stored, logged or returned.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_portal_echoing_the_token_never_gets_it_stored_or_returned() {
+    const TOKEN: &str = "tok-ECHOED-4c1d9e7a2b60";
+    let (dir, desk, portal, syncer) = setup(TOKEN, TOKEN).await;
+    let mut exp = Expected::default();
+    make_sessions(&desk, 1, &mut exp).await;
+    portal.force(&[Fault::EchoAuth, Fault::EchoAuth, Fault::EchoAuth]);
+    syncer
+        .run_until_idle(Duration::from_secs(10))
+        .await
+        .unwrap();
+    assert!(portal
+        .lock()
+        .faults_injected
+        .get(&Fault::EchoAuth)
+        .is_some_and(|n| *n >= 1));
+    // The portal's words are kept, the token is not.
+    let errors: Vec<Option<String>> = sqlx::query_scalar("SELECT last_error FROM outbox")
+        .fetch_all(desk.store().pool())
+        .await
+        .unwrap();
+    let errors: Vec<String> = errors.into_iter().flatten().collect();
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("Authorization: Bearer [redacted]")),
+        "{errors:?}"
+    );
+    assert!(errors.iter().all(|e| !e.contains(TOKEN)), "{errors:?}");
+    // Nor in any api answer about sync.
+    for (command, payload) in [
+        ("sync_status", serde_json::json!({})),
+        ("portal_settings", serde_json::json!({})),
+    ] {
+        let answer = api::dispatch(&desk, command, payload)
+            .await
+            .map(|v| v.to_string())
+            .unwrap_or_else(|e| e.to_string());
+        assert!(!answer.contains(TOKEN), "{command}: {answer}");
+    }
+    let status = sync::status(&desk, syncer.tokens()).await.unwrap();
+    assert!(!serde_json::to_string(&status).unwrap().contains(TOKEN));
+    // Nor anywhere in the database files.
+    desk.close().await;
+    for name in ["servicedesk.db", "servicedesk.db-wal"] {
+        if let Ok(bytes) = std::fs::read(dir.path().join(name)) {
+            assert!(
+                !bytes.windows(TOKEN.len()).any(|w| w == TOKEN.as_bytes()),
+                "token in {name}"
+            );
+        }
+    }
+}
+
+/// A portal login that fails changes nothing: the URL is saved only with
+/// the token it came with.
+#[tokio::test]
+async fn a_failed_portal_login_keeps_the_stored_url() {
+    let dir = tempfile::tempdir().unwrap();
+    let desk = Desk::open(dir.path()).await.unwrap();
+    sync::set_portal_url(&desk, "https://portal.example.com")
+        .await
+        .unwrap();
+    let err = api::dispatch(
+        &desk,
+        "portal_settings",
+        serde_json::json!({ "url": "https://elsewhere.example.com", "token": "   " }),
+    )
+    .await
+    .unwrap_err();
+    assert!(err.message.contains("token"), "{err}");
+    assert_eq!(
+        sync::portal_url(&desk).await.unwrap().as_deref(),
+        Some("https://portal.example.com")
+    );
+}

@@ -61,6 +61,8 @@ impl Shell {
                     servicedesk::sync::SyncConfig::default(),
                 );
                 tauri::async_runtime::spawn(syncer.run_forever());
+                // Orphan blobs and temp files a crash left, now and then.
+                desk.start_sweeper();
             }
         });
         Shell {

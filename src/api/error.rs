@@ -30,6 +30,9 @@ impl AppError {
         match self.code.as_str() {
             "not_found" => 404,
             "unauthorized" => 401,
+            "forbidden" | "server_path_refused" => 403,
+            "unsupported_media_type" => 415,
+            "timeout" => 408,
             "has_artifacts" | "conflict" => 409,
             "too_large" => 413,
             "artifact_missing" | "artifact_corrupt" => 410,
@@ -69,9 +72,14 @@ impl From<BillingStoreError> for AppError {
 
 impl From<StoreError> for AppError {
     fn from(e: StoreError) -> Self {
+        let e = match e {
+            StoreError::Blob(b) => return b.into(),
+            other => other,
+        };
         let code = match &e {
             StoreError::NotFound { .. } => "not_found",
             StoreError::HasArtifacts { .. } => "has_artifacts",
+            StoreError::Blob(_) | StoreError::Join(_) => "internal",
             StoreError::Sqlx(_) | StoreError::Migrate(_) | StoreError::State { .. } => "storage",
         };
         AppError::new(code, e.to_string())
@@ -84,7 +92,9 @@ impl From<DeskError> for AppError {
             DeskError::Store(e) => e.into(),
             DeskError::Artifact(e) => e.into(),
             DeskError::Invalid { .. } => AppError::new("invalid_input", e.to_string()),
-            DeskError::DataDir { .. } => AppError::new("storage", e.to_string()),
+            DeskError::DataDir { .. }
+            | DeskError::OpenDatabase { .. }
+            | DeskError::EmptyDatabase { .. } => AppError::new("storage", e.to_string()),
             DeskError::Join(_) => AppError::new("internal", e.to_string()),
             DeskError::Catalog(_) => AppError::new("invalid_procedure", e.to_string()),
         }

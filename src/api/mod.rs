@@ -536,6 +536,26 @@ pub async fn session_context(desk: &Desk, req: SessionRef) -> Result<SessionCont
     })
 }
 
+/// Why a command would read or write a file on the machine running the api
+/// by a path its caller names, if it would. Such commands are for the CLI
+/// only: over HTTP, uploads are bytes (`artifact_upload`) and exports are
+/// downloads (`download_url`).
+pub fn names_server_path(command: &str, payload: &Value) -> Option<String> {
+    match command {
+        "artifact_add" => Some(
+            "artifact_add reads a file on the server by its path, which only the command line may do; \
+             send the file's bytes with artifact_upload"
+                .into(),
+        ),
+        "reports_export_start" if payload.get("out_dir").is_some_and(|v| !v.is_null()) => Some(
+            "reports_export_start.out_dir names a folder on the server, which only the command line may do; \
+             leave it out and download the file from the job's download_url"
+                .into(),
+        ),
+        _ => None,
+    }
+}
+
 /// Run one command with its JSON payload. Unknown commands and payloads that
 /// do not fit the command are errors that name what was wrong.
 pub async fn dispatch(desk: &Desk, command: &str, payload: Value) -> Result<Value, AppError> {

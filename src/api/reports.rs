@@ -208,10 +208,15 @@ pub async fn reports_export_start(
     desk: &Desk,
     req: ReportsExportRequest,
 ) -> Result<ExportJob, AppError> {
+    let job_id = uuid::Uuid::now_v7().to_string();
+    // Without an out_dir each job writes into its own folder under the
+    // exports dir, so two exports of the same range never collide, and the
+    // download URL names that folder.
+    let in_exports_dir = req.out_dir.is_none();
     let out_dir = req
         .out_dir
         .map(PathBuf::from)
-        .unwrap_or_else(|| exports_dir(desk));
+        .unwrap_or_else(|| exports_dir(desk).join(&job_id));
     let opts = BatchOptions::new(
         &req.from,
         &req.to,
@@ -219,8 +224,6 @@ pub async fn reports_export_start(
         out_dir,
         req.zip.unwrap_or(true),
     )?;
-    let in_exports_dir = opts.out_dir() == exports_dir(desk);
-    let job_id = uuid::Uuid::now_v7().to_string();
     let job = Arc::new(Mutex::new(ExportJob {
         job_id: job_id.clone(),
         state: "running",
@@ -248,7 +251,9 @@ pub async fn reports_export_start(
             match result {
                 Ok(r) => {
                     j.state = "done";
-                    j.download_url = in_exports_dir.then(|| format!("/exports/{}", r.file_name));
+                    // Only now, with the file renamed into place.
+                    j.download_url = (in_exports_dir && opts.zip())
+                        .then(|| format!("/exports/{}/{}", j.job_id, r.file_name));
                     j.file_name = Some(r.file_name);
                     j.path = Some(r.path);
                 }

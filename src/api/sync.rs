@@ -82,8 +82,10 @@ pub async fn portal_settings_with(
     req: PortalSettingsRequest,
     tokens: &TokenSource,
 ) -> Result<PortalSettings, AppError> {
+    // Check everything before changing anything: a login that fails leaves
+    // the stored URL and token as they were.
     if let Some(url) = &req.url {
-        sync::set_portal_url(desk, url).await?;
+        sync::client::validate_url(url)?;
     }
     let setting_token = req.token.is_some();
     let token = req.token.map(|t| t.trim().to_owned());
@@ -110,6 +112,10 @@ pub async fn portal_settings_with(
         Err(e) if !setting_token && !clear => (false, None, None, Some(e.to_string())),
         Err(e) => return Err(e.into()),
     };
+    // The token is stored: now the URL.
+    if let Some(url) = &req.url {
+        sync::set_portal_url(desk, url).await?;
+    }
     Ok(PortalSettings {
         url: sync::portal_url(desk).await?,
         url_from_env: std::env::var(sync::URL_ENV).is_ok_and(|u| !u.trim().is_empty()),

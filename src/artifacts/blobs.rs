@@ -4,6 +4,7 @@
 use std::fs::{self, File};
 use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use sha2::{Digest, Sha256};
 
@@ -100,6 +101,75 @@ impl BlobStore {
         }
     }
 
+    /// Move blobs aside (into `tmp/`) inside the write transaction that proved
+    /// nothing references them; [`Trash::empty`] deletes them after its
+    /// commit, [`Trash::restore`] puts them back if it failed.
+    pub fn trash(&self, hashes: &[String]) -> Result<Trash, ArtifactError> {
+        let mut trash = Trash { moved: Vec::new() };
+        for sha in hashes {
+            let from = self.path_of(sha);
+            let to = self
+                .root
+                .join("tmp")
+                .join(format!("purged-{}", uuid::Uuid::new_v4()));
+            match fs::rename(&from, &to) {
+                Ok(()) => trash.moved.push((from, to)),
+                Err(e) if e.kind() == ErrorKind::NotFound => {}
+                Err(e) => {
+                    trash.restore();
+                    return Err(io_err(&from)(e));
+                }
+            }
+        }
+        Ok(trash)
+    }
+
+    /// The blobs whose file was last written before `cutoff` (sweep candidates).
+    pub fn blobs_older_than(&self, cutoff: SystemTime) -> Result<Vec<String>, ArtifactError> {
+        let root = self.root.join("sha256");
+        let mut out = Vec::new();
+        for prefix in fs::read_dir(&root).map_err(io_err(&root))? {
+            let prefix = prefix.map_err(io_err(&root))?;
+            let prefix_name = prefix.file_name().to_string_lossy().into_owned();
+            if prefix_name.len() != 2 || !prefix.path().is_dir() {
+                continue;
+            }
+            let dir = prefix.path();
+            for entry in fs::read_dir(&dir).map_err(io_err(&dir))? {
+                let entry = entry.map_err(io_err(&dir))?;
+                let sha = format!("{prefix_name}{}", entry.file_name().to_string_lossy());
+                if sha.len() != 64 || !sha.bytes().all(|b| b.is_ascii_hexdigit()) {
+                    continue;
+                }
+                let old = entry
+                    .metadata()
+                    .and_then(|m| m.modified())
+                    .is_ok_and(|t| t < cutoff);
+                if old {
+                    out.push(sha);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Delete temp files (a crashed write, a purge's trash) older than
+    /// `cutoff`; returns how many went.
+    pub fn sweep_tmp(&self, cutoff: SystemTime) -> Result<usize, ArtifactError> {
+        let dir = self.root.join("tmp");
+        let mut removed = 0;
+        for entry in fs::read_dir(&dir).map_err(io_err(&dir))? {
+            let entry = entry.map_err(io_err(&dir))?;
+            let old = entry
+                .metadata()
+                .is_ok_and(|m| m.is_file() && m.modified().is_ok_and(|t| t < cutoff));
+            if old && fs::remove_file(entry.path()).is_ok() {
+                removed += 1;
+            }
+        }
+        Ok(removed)
+    }
+
     /// Remove a blob. Only for an explicit purge, after the caller made sure no
     /// row refers to it any more.
     pub fn remove(&self, sha256: &str) -> Result<(), ArtifactError> {
@@ -108,6 +178,35 @@ impl BlobStore {
             Ok(()) => Ok(()),
             Err(e) if e.kind() == ErrorKind::NotFound => Ok(()),
             Err(e) => Err(io_err(&path)(e)),
+        }
+    }
+}
+
+/// Blobs a purge or sweep moved aside, waiting for its transaction's outcome.
+#[derive(Debug)]
+#[must_use = "empty the trash after the commit, or restore it"]
+pub struct Trash {
+    moved: Vec<(PathBuf, PathBuf)>,
+}
+
+impl Trash {
+    /// The transaction committed: delete the files. Returns how many.
+    pub fn empty(self) -> usize {
+        let mut n = 0;
+        for (_, to) in &self.moved {
+            if fs::remove_file(to).is_ok() {
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// The transaction failed: put every blob back where it was.
+    pub fn restore(&self) {
+        for (from, to) in &self.moved {
+            if let Err(e) = fs::rename(to, from) {
+                tracing::error!("could not restore blob {}: {e}", from.display());
+            }
         }
     }
 }

@@ -86,7 +86,22 @@ pub fn validate_file_name(name: &str) -> Result<(), ArtifactError> {
     if name.chars().any(char::is_control) {
         return bad("it contains control characters");
     }
+    if let Some(c) = name.chars().find(|c| is_bidi_control(*c)) {
+        return bad(&format!(
+            "it contains the invisible text-direction character U+{:04X}, which can make a name read as another (photo[U+202E]gpj.exe shows as photoexe.jpg)",
+            c as u32
+        ));
+    }
     Ok(())
+}
+
+/// Unicode's bidirectional formatting characters (embeddings, overrides,
+/// isolates, marks): they reorder how a name is shown.
+fn is_bidi_control(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
+    )
 }
 
 /// Check size and type, then read what can be read. Errors only for input the

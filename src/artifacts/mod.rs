@@ -9,7 +9,7 @@
 mod blobs;
 mod inspect;
 
-pub use blobs::{BlobStatus, BlobStore};
+pub use blobs::{sha256_hex, BlobStatus, BlobStore, Trash};
 pub use inspect::{
     decode_photo, inspect, jpeg_within, validate_file_name, FileKind, Inspection, ThumbnailKind,
     MAX_FILE_BYTES,

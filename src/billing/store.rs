@@ -1316,8 +1316,9 @@ pub async fn import_rules(
             }
         }
     }
+    // The explanations commit with the rules: never a rule without its own.
+    report.explanations = Some(ingest_explanations(&mut tx, &touched).await?);
     tx.commit().await?;
-    report.explanations = Some(ingest_explanations(pool, &touched).await?);
     Ok(report)
 }
 
@@ -1373,9 +1374,9 @@ pub async fn add_version(
         }
         Applied::Done { .. } => {}
     }
-    tx.commit().await?;
     let touched = BTreeMap::from([(rule.rule_code.clone(), BTreeSet::from([version_no]))]);
-    ingest_explanations(pool, &touched).await?;
+    ingest_explanations(&mut tx, &touched).await?;
+    tx.commit().await?;
     let rule = get_rule(pool, &rule.rule_code).await?;
     rule.versions
         .into_iter()
@@ -1405,12 +1406,12 @@ impl Serialize for NewVersion {
 /// stored earlier with another text (the rule's name or lots changed since)
 /// is kept and listed in `kept`.
 async fn ingest_explanations(
-    pool: &SqlitePool,
+    tx: &mut SqliteConnection,
     touched: &BTreeMap<String, BTreeSet<i64>>,
 ) -> Result<ExplainSummary> {
     let mut docs = Vec::new();
     for (code, nos) in touched {
-        let rule = get_rule(pool, code).await?;
+        let rule = find_rule(&mut *tx, &RuleRef::Code(code.clone())).await?;
         for v in rule.versions.iter().filter(|v| nos.contains(&v.version_no)) {
             docs.push(super::explain::explain(&rule, v));
         }
@@ -1418,7 +1419,7 @@ async fn ingest_explanations(
     if docs.is_empty() {
         return Ok(ExplainSummary::default());
     }
-    let report = knowledge::index::ingest(pool, docs, Vec::new()).await?;
+    let report = knowledge::index::ingest_in(tx, docs, Vec::new()).await?;
     for s in &report.skipped {
         tracing::info!("billing explanation kept as stored: {s}");
     }

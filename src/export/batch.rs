@@ -61,6 +61,11 @@ impl BatchOptions {
     pub fn out_dir(&self) -> &Path {
         &self.out_dir
     }
+
+    /// One ZIP (true) or a folder of files.
+    pub fn zip(&self) -> bool {
+        self.zip
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -141,8 +146,11 @@ pub async fn export_reports(
         base.clone()
     };
     let target = opts.out_dir.join(&file_name);
-    let partial = opts.out_dir.join(format!(".{file_name}.partial"));
-    remove_any(&partial);
+    // Unique per run: two exports of one range into one folder never share it.
+    let partial = opts.out_dir.join(format!(
+        ".{file_name}.{}.partial",
+        uuid::Uuid::new_v4().simple()
+    ));
     let mut sink = if opts.zip {
         let file = std::fs::File::create(&partial).map_err(|e| io_error(&partial, e))?;
         Sink::Zip(Box::new(zip::ZipWriter::new(file)))

@@ -34,6 +34,12 @@ pub fn report_file_name(session: &Session, revision: u32, extension: &str) -> St
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
         .collect();
+    // Never a name that starts with `-` (a command line would read it as an
+    // option) and never an empty one.
+    let safe = match safe.trim_matches('-') {
+        "" => "report".to_owned(),
+        s => s.to_owned(),
+    };
     let id: Vec<char> = session.id.chars().filter(|c| *c != '-').collect();
     let short: String = id[id.len().saturating_sub(12)..].iter().collect();
     format!("{safe}-{short}-r{revision}.{extension}")
@@ -201,5 +207,18 @@ mod tests {
             report_file_name(&session(), 2, "md"),
             "7ABC-123-000000000000-r2.md"
         );
+    }
+
+    #[test]
+    fn a_file_name_never_starts_with_a_dash() {
+        for plate in ["-rf", "--help", "ЖЖ 12", "ü"] {
+            let mut s = session();
+            s.unit.plate = Some(plate.into());
+            let name = report_file_name(&s, 1, "pdf");
+            assert!(!name.starts_with('-'), "{plate:?} gave {name}");
+        }
+        let mut s = session();
+        s.unit.plate = Some("ü".into());
+        assert_eq!(report_file_name(&s, 1, "pdf"), "report-000000000000-r1.pdf");
     }
 }

@@ -612,35 +612,24 @@ fn collect(
 /// files are one error each.
 pub fn load_file(path: &Path) -> (Vec<Document>, Vec<DocError>) {
     let name = path.display().to_string();
-    match std::fs::metadata(path) {
-        Ok(m) if m.len() > MAX_FILE_BYTES => {
-            return (
-                Vec::new(),
-                vec![err(
-                    &name,
-                    0,
-                    None,
-                    format!(
-                        "the file is {:.1} MB; knowledge files are at most {} MB (split it into documents)",
-                        m.len() as f64 / 1_000_000.0,
-                        MAX_FILE_BYTES / (1024 * 1024)
-                    ),
-                )],
-            )
-        }
-        Err(e) => return (Vec::new(), vec![err(&name, 0, None, format!("cannot read: {e}"))]),
-        Ok(_) => {}
+    // Only a regular file, bounded (a FIFO named `x.md` never blocks).
+    match crate::files::read_limited(path, MAX_FILE_BYTES, "a knowledge file") {
+        Ok(bytes) => load_bytes(&name, &bytes),
+        Err(crate::files::ReadError::TooLarge { size, .. }) => (
+            Vec::new(),
+            vec![err(
+                &name,
+                0,
+                None,
+                format!(
+                    "the file is {:.1} MB; knowledge files are at most {} MB (split it into documents)",
+                    size as f64 / 1_000_000.0,
+                    MAX_FILE_BYTES / (1024 * 1024)
+                ),
+            )],
+        ),
+        Err(e) => (Vec::new(), vec![err(&name, 0, None, e.to_string())]),
     }
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) => {
-            return (
-                Vec::new(),
-                vec![err(&name, 0, None, format!("cannot read: {e}"))],
-            )
-        }
-    };
-    load_bytes(&name, &bytes)
 }
 
 /// Like [`load_file`] for content that did not come from a path (the app's

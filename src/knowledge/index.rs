@@ -133,11 +133,26 @@ pub async fn ingest(
     docs: Vec<Document>,
     parse_errors: Vec<DocError>,
 ) -> Result<IngestReport> {
+    // IMMEDIATE: this transaction reads before it writes; a deferred BEGIN
+    // would fail at once with SQLITE_BUSY when another writer got in between
+    // instead of waiting on the busy timeout.
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let report = ingest_in(&mut tx, docs, parse_errors).await?;
+    tx.commit().await?;
+    Ok(report)
+}
+
+/// [`ingest`] inside the caller's write transaction (a rule import and its
+/// explanations commit together).
+pub async fn ingest_in(
+    tx: &mut sqlx::SqliteConnection,
+    docs: Vec<Document>,
+    parse_errors: Vec<DocError>,
+) -> Result<IngestReport> {
     let mut report = IngestReport {
         skipped: parse_errors,
         ..Default::default()
     };
-    let mut tx = pool.begin().await?;
     let mut touched = BTreeSet::new();
     let mut batch: BTreeMap<(String, u32), (String, String)> = BTreeMap::new();
     let ingested_at = now();
@@ -293,7 +308,6 @@ pub async fn ingest(
         .execute(&mut *tx)
         .await?;
     }
-    tx.commit().await?;
     Ok(report)
 }
 

@@ -1,10 +1,13 @@
 //! Artifact rows. The blob behind a row is written and fsynced before the row
 //! is inserted (see `crate::artifacts`).
 
+use std::collections::HashSet;
+use std::time::{Duration, SystemTime};
+
 use sqlx::SqliteConnection;
 
 use super::{new_id, now, Artifact, Result, Store, StoreError};
-use crate::artifacts::{FileKind, ThumbnailKind};
+use crate::artifacts::{ArtifactError, BlobStore, FileKind, ThumbnailKind, Trash};
 
 /// Everything about a file that goes into its row; produced by the Desk after
 /// the blob and thumbnail are stored.
@@ -21,6 +24,9 @@ pub struct NewArtifact {
     pub height: Option<i64>,
     pub thumb_sha256: Option<String>,
     pub thumbnail: ThumbnailKind,
+    /// The pin ([`Store::pin_blobs`]) that keeps this file's blobs from a
+    /// purge or sweep until the row exists; the row's insert drops it.
+    pub pin: Option<String>,
 }
 
 /// A stored row's file, as the row was made from.
@@ -38,6 +44,7 @@ impl From<&Artifact> for NewArtifact {
             height: a.height,
             thumb_sha256: a.thumb_sha256.clone(),
             thumbnail: a.thumbnail,
+            pin: None,
         }
     }
 }
@@ -73,8 +80,15 @@ pub(crate) async fn insert_artifact(
     .bind(&a.thumb_sha256)
     .bind(a.thumbnail.as_str())
     .bind(at)
-    .execute(conn)
+    .execute(&mut *conn)
     .await?;
+    // The row now holds the reference the pin held (same transaction).
+    if let Some(pin) = &a.pin {
+        sqlx::query("DELETE FROM blob_pins WHERE id = ?")
+            .bind(pin)
+            .execute(&mut *conn)
+            .await?;
+    }
     Ok(id)
 }
 
@@ -121,15 +135,135 @@ impl Store {
         list_artifacts(self.pool(), session_id).await
     }
 
-    /// Is any row still using this blob (as content or thumbnail)?
+    /// Is any row or pin still using this blob (as content or thumbnail)?
     pub async fn blob_in_use(&self, sha256: &str) -> Result<bool> {
-        let n: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM artifacts WHERE sha256 = ?1 OR thumb_sha256 = ?1",
+        blob_referenced(&mut *self.pool().acquire().await?, sha256).await
+    }
+
+    /// Pin blobs an add is about to rely on, before it checks or writes their
+    /// files: committed at once, so a purge or sweep that runs from then on
+    /// keeps them. Returns the pin's id, for [`NewArtifact::pin`].
+    pub async fn pin_blobs(&self, hashes: &[&str]) -> Result<String> {
+        let id = new_id();
+        let at = now();
+        let mut tx = self.begin_write().await?;
+        for sha in hashes {
+            sqlx::query(
+                "INSERT OR IGNORE INTO blob_pins (id, sha256, created_at) VALUES (?, ?, ?)",
+            )
+            .bind(&id)
+            .bind(sha)
+            .bind(&at)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(id)
+    }
+
+    /// Drop a pin whose add did not insert its row (it failed).
+    pub async fn unpin_blobs(&self, pin: &str) -> Result<()> {
+        let mut tx = self.begin_write().await?;
+        sqlx::query("DELETE FROM blob_pins WHERE id = ?")
+            .bind(pin)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Remove what a crash or a failed add left behind: pins older than
+    /// `grace`, then, inside the same write transaction that proves no row or
+    /// pin names them, blob files older than `grace`; and temp files older
+    /// than `grace`. A blob an add is relying on is pinned, so it stays.
+    pub async fn sweep_blobs(&self, blobs: &BlobStore, grace: Duration) -> Result<SweepReport> {
+        let cutoff = SystemTime::now()
+            .checked_sub(grace)
+            .unwrap_or(SystemTime::UNIX_EPOCH);
+        let pin_cutoff = chrono::DateTime::<chrono::Utc>::from(cutoff)
+            .to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+        let mut tx = self.begin_write().await?;
+        let pins_dropped = sqlx::query("DELETE FROM blob_pins WHERE created_at < ?")
+            .bind(&pin_cutoff)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        let referenced: Vec<String> = sqlx::query_scalar(
+            "SELECT sha256 FROM artifacts
+             UNION SELECT thumb_sha256 FROM artifacts WHERE thumb_sha256 IS NOT NULL
+             UNION SELECT sha256 FROM blob_pins",
         )
-        .bind(sha256)
-        .fetch_one(self.pool())
+        .fetch_all(&mut *tx)
         .await?;
-        Ok(n > 0)
+        let referenced: HashSet<String> = referenced.into_iter().collect();
+        let store = blobs.clone();
+        let trash = blocking(move || {
+            let old = store.blobs_older_than(cutoff)?;
+            let unused: Vec<String> = old
+                .into_iter()
+                .filter(|sha| !referenced.contains(sha))
+                .collect();
+            store.trash(&unused)
+        })
+        .await?;
+        let blobs_removed = commit_then_empty(tx, trash).await?;
+        let store = blobs.clone();
+        let temp_files_removed = blocking(move || store.sweep_tmp(cutoff)).await?;
+        Ok(SweepReport {
+            pins_dropped,
+            blobs_removed,
+            temp_files_removed,
+        })
+    }
+}
+
+/// What [`Store::sweep_blobs`] removed.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct SweepReport {
+    pub pins_dropped: u64,
+    pub blobs_removed: usize,
+    pub temp_files_removed: usize,
+}
+
+/// Does an artifact row (content or thumbnail) or a pin name this blob?
+pub(super) async fn blob_referenced(conn: &mut SqliteConnection, sha256: &str) -> Result<bool> {
+    let used: bool = sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM artifacts WHERE sha256 = ?1)
+             OR EXISTS (SELECT 1 FROM artifacts WHERE thumb_sha256 = ?1)
+             OR EXISTS (SELECT 1 FROM blob_pins WHERE sha256 = ?1)",
+    )
+    .bind(sha256)
+    .fetch_one(conn)
+    .await?;
+    Ok(used)
+}
+
+/// Blob store work off the async workers.
+pub(super) async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> std::result::Result<T, ArtifactError> + Send + 'static,
+) -> Result<T> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| StoreError::Join(e.to_string()))?
+        .map_err(StoreError::from)
+}
+
+/// Commit a transaction that moved blobs to the trash: the files are deleted
+/// only once the commit succeeded, and put back if it failed.
+pub(super) async fn commit_then_empty(
+    tx: sqlx::Transaction<'static, sqlx::Sqlite>,
+    trash: Trash,
+) -> Result<usize> {
+    match tx.commit().await {
+        Ok(()) => Ok(blocking(move || Ok(trash.empty())).await?),
+        Err(e) => {
+            blocking(move || {
+                trash.restore();
+                Ok(())
+            })
+            .await?;
+            Err(e.into())
+        }
     }
 }
 

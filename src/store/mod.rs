@@ -20,7 +20,7 @@ use std::time::Duration;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Sqlite, SqlitePool, Transaction};
 
-pub use artifacts::NewArtifact;
+pub use artifacts::{NewArtifact, SweepReport};
 pub use models::{Artifact, Session, SessionStatus, Turn, Unit};
 pub use outbox::NewOutboxItem;
 pub(crate) use sessions::select_session;
@@ -41,6 +41,10 @@ pub enum StoreError {
     NotFound { what: &'static str, id: String },
     #[error("session {session_id} has {count} photo(s)/file(s); deleting it would drop them. Delete with purge to remove them too")]
     HasArtifacts { session_id: String, count: i64 },
+    #[error(transparent)]
+    Blob(#[from] crate::artifacts::ArtifactError),
+    #[error("background task failed: {0}")]
+    Join(String),
     #[error("session {session_id}: {source}")]
     State {
         session_id: String,

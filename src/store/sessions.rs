@@ -2,7 +2,9 @@
 
 use serde::Deserialize;
 
+use super::artifacts::{blob_referenced, blocking, commit_then_empty};
 use super::{new_id, now, Result, Session, SessionStatus, Store, StoreError, Unit};
+use crate::artifacts::BlobStore;
 use crate::engine::{SessionState, STATE_VERSION};
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -154,9 +156,11 @@ impl Store {
     }
 
     /// Delete a session with its turns, states and facts. With artifacts it is
-    /// refused unless `purge`; the purged artifacts' hashes are returned so the
-    /// caller can remove blobs no other row uses.
-    pub async fn delete_session(&self, id: &str, purge: bool) -> Result<Vec<String>> {
+    /// refused unless `purge`; then the blobs no other row or pin uses are
+    /// removed, decided and moved aside inside the same write transaction
+    /// (an add pins a blob before relying on it, so it never loses one), and
+    /// deleted once that transaction commits. Returns how many were removed.
+    pub async fn delete_session(&self, id: &str, purge: bool, blobs: &BlobStore) -> Result<usize> {
         let mut tx = self.begin_write().await?;
         let exists: Option<i64> = sqlx::query_scalar("SELECT 1 FROM sessions WHERE id = ?")
             .bind(id)
@@ -192,14 +196,21 @@ impl Store {
             .bind(id)
             .execute(&mut *tx)
             .await?;
-        tx.commit().await?;
-        let mut out: Vec<String> = hashes
+        let mut hashes: Vec<String> = hashes
             .into_iter()
             .flat_map(|(a, b)| std::iter::once(a).chain(b))
             .collect();
-        out.sort();
-        out.dedup();
-        Ok(out)
+        hashes.sort();
+        hashes.dedup();
+        let mut unused = Vec::with_capacity(hashes.len());
+        for sha in hashes {
+            if !blob_referenced(&mut tx, &sha).await? {
+                unused.push(sha);
+            }
+        }
+        let store = blobs.clone();
+        let trash = blocking(move || store.trash(&unused)).await?;
+        commit_then_empty(tx, trash).await
     }
 }
 

@@ -110,7 +110,7 @@ impl PortalClient {
     /// `GET /api/v1/health`.
     pub async fn health(&self, token: &str) -> Answer {
         let req = self.http.get(self.url("/api/v1/health")).bearer_auth(token);
-        classify(req.send().await).await
+        classify(req.send().await, token).await
     }
 
     /// One write: method, path, body, with the item's Idempotency-Key.
@@ -148,14 +148,29 @@ impl PortalClient {
             .header("Idempotency-Key", idempotency_key)
             .header(reqwest::header::CONTENT_TYPE, mime)
             .body(bytes);
-        classify(req.send().await).await
+        classify(req.send().await, token).await
     }
 }
 
-async fn classify(result: reqwest::Result<reqwest::Response>) -> Answer {
+/// What replaces a secret found in text received from the portal.
+pub const REDACTED: &str = "[redacted]";
+
+/// The text with every occurrence of the token replaced by [`REDACTED`]: a
+/// portal (or a proxy) that echoes the request's headers must not get the
+/// token stored, logged or returned by us.
+pub fn scrub(text: &str, token: &str) -> String {
+    if token.len() < 4 {
+        return text.to_owned();
+    }
+    text.replace(token, REDACTED)
+}
+
+/// Everything read from the portal goes through [`scrub`] before it is
+/// classified, so no message or conflict body can carry the token.
+async fn classify(result: reqwest::Result<reqwest::Response>, token: &str) -> Answer {
     let resp = match result {
         Ok(r) => r,
-        Err(e) => return transport_error(&e),
+        Err(e) => return transport_error(&e, token),
     };
     let status = resp.status().as_u16();
     let retry_after = resp
@@ -164,14 +179,14 @@ async fn classify(result: reqwest::Result<reqwest::Response>) -> Answer {
         .and_then(|v| v.to_str().ok())
         .and_then(parse_retry_after);
     let text = match read_bounded(resp).await {
-        Ok(t) => t,
+        Ok(t) => scrub(&t, token),
         // The status line came but the answer was cut: for a success that is
         // still a success (the portal stored it); otherwise, retry.
         Err(e) if (200..300).contains(&status) => {
             tracing::debug!("portal answer body cut after {status}: {e}");
             String::new()
         }
-        Err(e) => return transport_error(&e),
+        Err(e) => return transport_error(&e, token),
     };
     match status {
         200..=299 => Answer::Ok { status },
@@ -192,7 +207,7 @@ async fn classify(result: reqwest::Result<reqwest::Response>) -> Answer {
     }
 }
 
-fn transport_error(e: &reqwest::Error) -> Answer {
+fn transport_error(e: &reqwest::Error, token: &str) -> Answer {
     // The chain of causes says what happened ("connection refused").
     let mut message = e.to_string();
     let mut source = std::error::Error::source(e);
@@ -201,6 +216,7 @@ fn transport_error(e: &reqwest::Error) -> Answer {
         message.push_str(&s.to_string());
         source = s.source();
     }
+    let message = scrub(&message, token);
     if e.is_connect() {
         Answer::Unreachable { message }
     } else {

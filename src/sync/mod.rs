@@ -572,7 +572,9 @@ impl Syncer {
              (after fixing it, run `servicedesk sync retry {}`)",
             photo.id
         );
-        let mut tx = self.pool().begin().await?;
+        // IMMEDIATE: it reads before it writes (a deferred BEGIN fails at
+        // once with SQLITE_BUSY instead of waiting).
+        let mut tx = self.pool().begin_with("BEGIN IMMEDIATE").await?;
         let first: Option<i64> = sqlx::query_scalar(
             "SELECT MIN(o.seq) FROM outbox o, json_each(o.payload, '$.attachments') j
              WHERE o.status = 'pending' AND o.kind = 'report'

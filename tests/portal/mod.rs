@@ -58,6 +58,9 @@ pub enum Fault {
     /// 422 with a message, nothing stored and the key not recorded (a
     /// validation the portal runs first; never chosen at random).
     Reject422,
+    /// 422 whose message echoes the request's Authorization header (a
+    /// careless portal or proxy; never chosen at random).
+    EchoAuth,
 }
 
 pub const ALL_FAULTS: [Fault; 6] = [
@@ -130,6 +133,7 @@ impl Fault {
             Fault::DropAfterStore => "drop_after_store".into(),
             Fault::TimeoutAfterStore => "timeout_after_store".into(),
             Fault::Reject422 => "reject422".into(),
+            Fault::EchoAuth => "echo_auth".into(),
         }
     }
 
@@ -142,6 +146,7 @@ impl Fault {
             "drop_after_store" => Fault::DropAfterStore,
             "timeout_after_store" => Fault::TimeoutAfterStore,
             "reject422" => Fault::Reject422,
+            "echo_auth" => Fault::EchoAuth,
             other => Fault::TooMany(other.strip_prefix("too_many:")?.parse().ok()?),
         })
     }
@@ -375,6 +380,17 @@ fn gate(shared: &Shared, headers: &HeaderMap, write: bool) -> Gate {
             return Gate::Done(answer(
                 422,
                 json!({"message": "injected: the portal cannot read this file"}),
+            ));
+        }
+        Some(Fault::EchoAuth) => {
+            let auth = headers
+                .get("authorization")
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default()
+                .to_owned();
+            return Gate::Done(answer(
+                422,
+                json!({"message": format!("cannot accept this request (Authorization: {auth})")}),
             ));
         }
         Some(Fault::TooMany(secs)) => {

@@ -1,3 +1,4 @@
+import { API_HEADERS } from './server';
 import { apiCall, createSession, expect, fixtureJpegBytes, openSession, rowFor, test, unique } from './fixtures';
 
 test('delete asks for confirmation, refuses a session with photos, then purge removes it', async ({ page, request }) => {
@@ -30,7 +31,7 @@ test('delete asks for confirmation, refuses a session with photos, then purge re
   await expect(page.getByTestId('no-selection')).toBeVisible();
   await expect(rowFor(page, complaint)).toHaveCount(0);
   expect((await apiCall(request, 'session_list', { query: complaint })).sessions).toHaveLength(0);
-  const r = await request.post('/api/artifact_list', { data: { session_id: s.id } });
+  const r = await request.post('/api/artifact_list', { headers: API_HEADERS, data: { session_id: s.id } });
   expect(r.status()).toBe(404);
 });
 

@@ -4,7 +4,7 @@
 import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { UI_DIR } from './server';
+import { API_HEADERS, UI_DIR } from './server';
 
 export const serverUrl = (): string => {
   const url = process.env.SERVICEDESK_E2E_URL;
@@ -30,7 +30,7 @@ export function unique(prefix: string): string {
 }
 
 export async function apiCall<T = any>(request: APIRequestContext, command: string, payload: object = {}): Promise<T> {
-  const r = await request.post(`${serverUrl()}/api/${command}`, { data: payload });
+  const r = await request.post(`${serverUrl()}/api/${command}`, { headers: API_HEADERS, data: payload });
   const body = await r.json();
   if (!r.ok()) throw new Error(`${command}: ${r.status()} ${JSON.stringify(body)}`);
   return body as T;
@@ -55,14 +55,14 @@ export async function openSession(page: Page, complaint: string): Promise<void> 
 /** A whole diagnosis through the api (no UI): complaint, isolation, labor, a written report. */
 export async function diagnoseToReport(request: APIRequestContext, sessionId: string, url = serverUrl()): Promise<void> {
   for (const text of ["roof vent fan doesn't work", 'panel fuse blown', 'make it 1.5', 'write the report']) {
-    const r = await request.post(`${url}/api/chat_turn`, { data: { session_id: sessionId, text } });
+    const r = await request.post(`${url}/api/chat_turn`, { headers: API_HEADERS, data: { session_id: sessionId, text } });
     if (!r.ok()) throw new Error(`chat_turn "${text}": ${r.status()} ${await r.text()}`);
   }
 }
 
 /** True when the backend knows the command (older builds answer unknown_command). */
 export async function backendHas(request: APIRequestContext, command: string, url = serverUrl()): Promise<boolean> {
-  const r = await request.post(`${url}/api/${command}`, { data: {} });
+  const r = await request.post(`${url}/api/${command}`, { headers: API_HEADERS, data: {} });
   if (r.ok()) return true;
   const body = await r.json().catch(() => ({}));
   return body.code !== 'unknown_command';

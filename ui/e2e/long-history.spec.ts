@@ -1,16 +1,17 @@
 // A session with 500 turns and 100 photos: the chat renders only what is in
 // view, scrolls from the newest turn to the first without long frames, and
 // the gallery loads thumbnails as they come into view.
+import { API_HEADERS } from './server';
 import { expect, fixtureJpegBytes, openSession, serverUrl, test, unique } from './fixtures';
 
 test('500 turns and 100 photos scroll without stalls (only visible turns are rendered)', async ({ page, request }, testInfo) => {
   test.setTimeout(240_000);
   const complaint = unique('Long history');
-  const s = await (await request.post(`${serverUrl()}/api/session_new`, { data: { complaint } })).json();
+  const s = await (await request.post(`${serverUrl()}/api/session_new`, { headers: API_HEADERS, data: { complaint } })).json();
   const photo = fixtureJpegBytes().toString('base64');
   for (let i = 1; i <= 500; i++) {
     const attachments = i % 5 === 0 ? [{ file_name: `IMG_${i}.jpg`, content_base64: photo }] : [];
-    const r = await request.post(`${serverUrl()}/api/chat_turn`, { data: { session_id: s.id, text: `note ${i}: checked the wiring at point ${i}`, attachments } });
+    const r = await request.post(`${serverUrl()}/api/chat_turn`, { headers: API_HEADERS, data: { session_id: s.id, text: `note ${i}: checked the wiring at point ${i}`, attachments } });
     expect(r.ok(), await r.text()).toBe(true);
   }
 

@@ -12,6 +12,16 @@ export function backendBinary(): string {
   return resolve(UI_DIR, process.env.SERVICEDESK_BIN ?? '../target/debug/servicedesk');
 }
 
+/**
+ * The CSRF token every server the e2e tests start uses (SERVICEDESK_CSRF_TOKEN),
+ * so api calls made outside a page (Playwright's request context) can carry
+ * it. Pages get it from the served index.html, as in production.
+ */
+export const E2E_CSRF = 'e2e-csrf-token-0123456789';
+
+/** Headers for api calls made outside a page. */
+export const API_HEADERS = { 'X-CSRF-Token': E2E_CSRF };
+
 export interface RunningServer {
   url: string;
   dataDir: string;
@@ -35,7 +45,7 @@ export async function startServer(extraArgs: string[] = [], dataDir?: string, en
   const child = spawn(bin, ['--data-dir', dir, 'serve', '--port', '0', '--ui-dir', 'dist', ...extraArgs], {
     cwd: UI_DIR,
     stdio: ['ignore', 'pipe', log],
-    env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'warn', ...env },
+    env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'warn', SERVICEDESK_CSRF_TOKEN: E2E_CSRF, ...env },
   });
 
   const url = await new Promise<string>((resolveUrl, reject) => {

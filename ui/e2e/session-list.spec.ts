@@ -4,7 +4,7 @@
 // session from deep in the list, and search narrows it back to a plain list.
 import { rmSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { startServer, stopPid, type RunningServer } from './server';
+import { API_HEADERS, startServer, stopPid, type RunningServer } from './server';
 
 const SESSIONS = 400;
 let server: RunningServer | null = null;
@@ -16,6 +16,7 @@ test.beforeAll(async ({ request }) => {
   server = await startServer();
   for (let i = 1; i <= SESSIONS; i++) {
     const r = await request.post(`${server.url}/api/session_new`, {
+      headers: API_HEADERS,
       data: {
         complaint: `Awning ${String(i).padStart(3, '0')} will not extend`,
         customer: `Customer ${i}`,

@@ -3,7 +3,7 @@
 // back to en, remembered across a reload) and the theme.
 import { rmSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { startServer, stopPid, type RunningServer } from './server';
+import { API_HEADERS, startServer, stopPid, type RunningServer } from './server';
 
 let server: RunningServer;
 
@@ -68,7 +68,7 @@ test('portal URL and token: errors next to the field, the token never shown back
     await expect(token).toHaveValue('');
     // Never echoed back: not in the page, not in any api answer.
     expect(await page.content()).not.toContain(secret);
-    const settings = await (await page.request.post(`${server.url}/api/portal_settings`, { data: {} })).json();
+    const settings = await (await page.request.post(`${server.url}/api/portal_settings`, { headers: API_HEADERS, data: {} })).json();
     expect(JSON.stringify(settings)).not.toContain(secret);
     expect(settings.token_last4).toBe('9c21');
   }

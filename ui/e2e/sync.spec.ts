@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { backendHas, diagnoseToReport, unique } from './fixtures';
 import { portalMissing, startPortal, type TestPortal } from './portal';
-import { startServer, stopPid, type RunningServer } from './server';
+import { API_HEADERS, startServer, stopPid, type RunningServer } from './server';
 
 let server: RunningServer | null = null;
 let portal: TestPortal | null = null;
@@ -26,7 +26,7 @@ test.afterAll(async () => {
 });
 
 async function call(request: APIRequestContext, command: string, payload: object = {}): Promise<any> {
-  const r = await request.post(`${server!.url}/api/${command}`, { data: payload });
+  const r = await request.post(`${server!.url}/api/${command}`, { headers: API_HEADERS, data: payload });
   const body = await r.json();
   if (!r.ok()) throw new Error(`${command}: ${r.status()} ${JSON.stringify(body)}`);
   return body;

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { startServer, stopPid, type RunningServer } from './server';
+import { E2E_CSRF, startServer, stopPid, type RunningServer } from './server';
 
 // A second backend that demands a bearer token: the UI must send the one it
 // was given as ?token=T, and show the refusal when it has none.
@@ -8,7 +8,7 @@ const TOKEN = 'e2e-secret-token';
 let server: RunningServer;
 
 test.beforeAll(async () => {
-  server = await startServer(['--token', TOKEN]);
+  server = await startServer([], undefined, { SERVICEDESK_SERVE_TOKEN: TOKEN });
 });
 
 test.afterAll(async () => {
@@ -24,10 +24,14 @@ test('without a token the backend refuses and the UI says so', async ({ page }) 
   await expect(page.getByTestId('app-info-error')).toHaveAttribute('data-code', 'unauthorized');
 });
 
-test('with ?token=T every call carries Authorization: Bearer T', async ({ page }) => {
+test('with ?token=T every call carries Authorization: Bearer T and the page\'s CSRF token', async ({ page }) => {
   const seen: (string | undefined)[] = [];
+  const csrf: (string | undefined)[] = [];
   page.on('request', (r) => {
-    if (r.url().includes('/api/')) seen.push(r.headers()['authorization']);
+    if (r.url().includes('/api/')) {
+      seen.push(r.headers()['authorization']);
+      csrf.push(r.headers()['x-csrf-token']);
+    }
   });
   await page.goto(`${server.url}/?token=${TOKEN}`);
   await expect(page.getByTestId('app-data-dir')).toHaveText(server.dataDir);
@@ -38,4 +42,6 @@ test('with ?token=T every call carries Authorization: Bearer T', async ({ page }
   await expect(page.getByTestId('sessions-error')).toHaveCount(0);
   expect(seen.length).toBeGreaterThanOrEqual(3);
   expect(seen.every((h) => h === `Bearer ${TOKEN}`)).toBe(true);
+  // The UI read the token from the page the server served (a meta tag).
+  expect(csrf.every((h) => h === E2E_CSRF)).toBe(true);
 });

@@ -695,9 +695,6 @@ export const api = {
   sessionDelete: (sessionId: string, purge = false) =>
     call<SessionDeleted>('session_delete', { session_id: sessionId, purge }),
 
-  artifactAdd: (sessionId: string, path: string, caption?: string) =>
-    call<Artifact>('artifact_add', compact({ session_id: sessionId, path, caption })),
-
   artifactUpload: (input: ArtifactUploadInput) =>
     call<Artifact>('artifact_upload', {
       session_id: input.session_id,

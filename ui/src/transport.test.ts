@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, call, isTauri, toApiError, transportKind } from './transport';
+import { ApiError, call, fetchDownload, isTauri, toApiError, transportKind } from './transport';
 
 type TauriWindow = Window & { __TAURI_INTERNALS__?: { invoke: ReturnType<typeof vi.fn> } };
 const w = window as TauriWindow;
@@ -66,6 +66,29 @@ describe('HTTP transport', () => {
     window.history.replaceState(null, '', '/');
     await call('app_info');
     expect(fetchMock.mock.calls[1][1].headers.Authorization).toBe('Bearer s3cr et');
+  });
+
+  it('sends the CSRF token the served page carries on every call and download', async () => {
+    const fetchMock = vi.fn().mockImplementation(async (url: string) =>
+      url.startsWith('/exports/') ? new Response('zip', { status: 200 }) : jsonResponse(200, {}),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    await call('app_info');
+    expect(fetchMock.mock.calls[0][1].headers['X-CSRF-Token']).toBeUndefined();
+
+    const meta = document.createElement('meta');
+    meta.name = 'servicedesk-csrf';
+    meta.content = 'per-launch-token';
+    document.head.appendChild(meta);
+    try {
+      await call('session_list');
+      expect(fetchMock.mock.calls[1][1].headers['X-CSRF-Token']).toBe('per-launch-token');
+      expect(fetchMock.mock.calls[1][1].headers['Content-Type']).toBe('application/json');
+      await fetchDownload('/exports/r.zip');
+      expect(fetchMock.mock.calls[2][1].headers['X-CSRF-Token']).toBe('per-launch-token');
+    } finally {
+      meta.remove();
+    }
   });
 
   it('throws ApiError with the AppError code and message of a non-2xx answer', async () => {

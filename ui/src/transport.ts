@@ -3,8 +3,8 @@
 // Inside the Tauri app every command goes through the single IPC command
 // `api` (`invoke('api', { command, payload })`). In a browser (served by
 // `servicedesk serve`) it is `POST /api/{command}` with the payload as the
-// JSON body, plus `Authorization: Bearer T` when the page was opened with
-// `?token=T`. Both paths fail with an `ApiError { code, message }` built from
+// JSON body, `X-CSRF-Token` from the served page's meta tag, plus
+// `Authorization: Bearer T` when the page was opened with `?token=T`. Both paths fail with an `ApiError { code, message }` built from
 // the backend's `AppError` JSON, so callers never care which path ran.
 
 import { invoke } from '@tauri-apps/api/core';
@@ -99,6 +99,27 @@ export function bearerToken(): string | null {
   }
 }
 
+/**
+ * The server's per-launch CSRF token, from the page it served
+ * (`<meta name="servicedesk-csrf">`). Every HTTP api call carries it in
+ * `X-CSRF-Token`; the server refuses calls without it.
+ */
+export function csrfToken(): string | null {
+  if (typeof document === 'undefined') return null;
+  const meta = document.querySelector('meta[name="servicedesk-csrf"]');
+  return meta?.getAttribute('content') || null;
+}
+
+/** The headers every HTTP request to the backend carries. */
+function backendHeaders(): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const token = bearerToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const csrf = csrfToken();
+  if (csrf) headers['X-CSRF-Token'] = csrf;
+  return headers;
+}
+
 /** Run one backend command. `payload` defaults to `{}`. */
 export async function call<T>(command: string, payload: object = {}): Promise<T> {
   return isTauri() ? callTauri<T>(command, payload) : callHttp<T>(command, payload);
@@ -117,9 +138,8 @@ async function callHttp<T>(command: string, payload: object): Promise<T> {
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
     Accept: 'application/json',
+    ...backendHeaders(),
   };
-  const token = bearerToken();
-  if (token) headers.Authorization = `Bearer ${token}`;
 
   let response: Response;
   try {
@@ -183,9 +203,7 @@ function httpStatusCode(status: number): string {
 
 /** GET a file the server offers for download (a path like /exports/…), with the bearer token when there is one. */
 export async function fetchDownload(path: string): Promise<Blob> {
-  const headers: Record<string, string> = {};
-  const token = bearerToken();
-  if (token) headers.Authorization = `Bearer ${token}`;
+  const headers = backendHeaders();
   let response: Response;
   try {
     response = await fetch(path, { method: 'GET', headers });

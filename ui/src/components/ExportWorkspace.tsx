@@ -6,7 +6,7 @@ import { api, type ReportsExportStatus } from '../api';
 import { downloadBlob } from '../files';
 import { t } from '../i18n';
 import { defaultRange, exportPayload, presetRange, progressFraction, type FieldErrors } from '../managerExport';
-import { bearerToken, fetchDownload, isTauri, toApiError, type ApiError } from '../transport';
+import { fetchDownload, isTauri, toApiError, type ApiError } from '../transport';
 import { ErrorMessage } from './common';
 
 export const EXPORT_POLL_MS = 400;
@@ -223,11 +223,10 @@ export function ExportWorkspace() {
                     className="btn primary"
                     data-testid="export-download"
                     onClick={(e) => {
-                      // A plain link cannot send the bearer token: fetch it then.
-                      if (bearerToken()) {
-                        e.preventDefault();
-                        void download(status.download_url!, fileName);
-                      }
+                      // A plain link cannot send the CSRF token (nor a bearer
+                      // token), which the server requires: fetch it instead.
+                      e.preventDefault();
+                      void download(status.download_url!, fileName);
                     }}
                   >
                     {t('export.download', { file: fileName })}

@@ -1,0 +1,142 @@
+//! Every command that takes a file reads only a regular file, bounded
+//! (issue 17): a FIFO, `/dev/zero`, `/dev/stdin` and a 2 GB sparse file given
+//! to each one get a clear error naming what was wrong (the kind of file,
+//! or the limit), never a hang or a process growing without end.
+#![cfg(unix)]
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Run the CLI with stdin an open pipe nobody writes to (so a read of
+/// `/dev/stdin` would block). Gives up after a generous guard: a command
+/// that blocks on a file is the defect under test.
+fn run(data_dir: &Path, args: &[&str]) -> (bool, String) {
+    let mut child = Command::new(common::BIN)
+        .arg("--data-dir")
+        .arg(data_dir)
+        .args(args)
+        .env_remove("SERVICEDESK_DATA_DIR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _stdin = child.stdin.take();
+    let guard = Instant::now() + Duration::from_secs(120);
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if Instant::now() > guard {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("servicedesk {args:?} blocked on its input file");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), text)
+}
+
+/// The largest resident set of any child waited for so far, in bytes.
+fn children_max_rss() -> u64 {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: getrusage fills the struct it is given.
+    let usage = unsafe {
+        assert_eq!(
+            libc::getrusage(libc::RUSAGE_CHILDREN, usage.as_mut_ptr()),
+            0
+        );
+        usage.assume_init()
+    };
+    usage.ru_maxrss as u64 * 1024
+}
+
+#[test]
+fn fifos_devices_and_huge_files_are_refused_by_every_file_taking_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let session = common::cli_json(d, &["session", "new", "--complaint", "fan", "--json"])["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let fifo = d.join("fifo.md");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a plain mkfifo on a path we own.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let sparse = d.join("huge.md");
+    std::fs::File::create(&sparse)
+        .unwrap()
+        .set_len(2 << 30)
+        .unwrap();
+
+    // What the error must say: the kind of file, or the limit.
+    let inputs: [(&str, &[&str]); 4] = [
+        (fifo.to_str().unwrap(), &["a FIFO"]),
+        ("/dev/zero", &["a device"]),
+        ("/dev/stdin", &["a FIFO"]),
+        (sparse.to_str().unwrap(), &["MiB)", "at most 4 MB"]),
+    ];
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["artifact", "add", &session, "{}"],
+        vec![
+            "billing",
+            "simulate",
+            "--payload",
+            "{}",
+            "--entry",
+            "2026-03-02T09:00",
+            "--exit",
+            "2026-03-02T10:00",
+        ],
+        vec!["billing", "rules", "import", "{}"],
+        vec!["billing", "orders", "import", "{}"],
+        vec!["eval", "understanding", "--dataset", "{}"],
+        vec!["eval", "knowledge", "--dataset", "{}"],
+        vec!["chat", "--script", "{}"],
+        vec!["knowledge", "ingest", "{}"],
+    ];
+    for command in &commands {
+        for (path, words) in inputs {
+            let args: Vec<&str> = command
+                .iter()
+                .map(|a| if *a == "{}" { path } else { a })
+                .collect();
+            let (ok, text) = run(d, &args);
+            assert!(!ok, "{args:?} must fail: {text}");
+            // `knowledge ingest` refuses a name that is not .md before reading.
+            let named = words.iter().any(|w| text.contains(w))
+                || (args[0] == "knowledge" && text.contains("not a knowledge file"));
+            assert!(named, "{args:?}: the error should say {words:?}: {text}");
+            assert!(!text.contains("panicked"), "{args:?}: {text}");
+        }
+    }
+    // Nothing was read into memory: every child stayed small.
+    let rss = children_max_rss();
+    assert!(
+        rss < 100 * 1024 * 1024,
+        "a command grew to {} MB",
+        rss / (1024 * 1024)
+    );
+    // Nothing was attached or imported.
+    let list = common::cli_json(d, &["artifact", "list", &session, "--json"]);
+    assert_eq!(list["artifacts"], serde_json::json!([]));
+}
+
+#[test]
+fn a_chat_script_with_invalid_utf8_is_refused_naming_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("script.txt");
+    std::fs::write(&script, b"the roof fan does not work\nfuse \xff blown\n").unwrap();
+    let (ok, text) = run(dir.path(), &["chat", "--script", script.to_str().unwrap()]);
+    assert!(!ok, "{text}");
+    assert!(text.contains("not UTF-8 text (line 2"), "{text}");
+}
