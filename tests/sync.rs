@@ -554,6 +554,70 @@ async fn item_of(desk: &Desk, session_id: &str, kind: &str) -> sync::ItemInfo {
     .unwrap()
 }
 
+/// A session purged before its report was delivered: its items are closed
+/// with the reason (visible in the sync status), never left pending behind
+/// a photo that is gone.
+#[tokio::test]
+async fn purging_a_session_closes_its_undelivered_items_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let desk = Desk::open(dir.path()).await.unwrap();
+    let s = desk
+        .new_session(NewSession {
+            complaint: "maxxair fan stopped working".into(),
+            customer: None,
+            technician: Some("Sam".into()),
+            language: Some("en".into()),
+            unit: Unit::default(),
+        })
+        .await
+        .unwrap();
+    desk.chat_turn(&s.id, "maxxair fan stopped working", vec![])
+        .await
+        .unwrap();
+    let photo = ("fuse.png".to_owned(), common::png(9, 9, [200, 10, 10]));
+    desk.chat_turn(&s.id, "the fan fuse is blown", vec![photo])
+        .await
+        .unwrap();
+    desk.chat_turn(&s.id, "write it up", vec![]).await.unwrap();
+    let before: Vec<String> =
+        sqlx::query_scalar("SELECT status FROM outbox WHERE session_id = ? ORDER BY seq")
+            .bind(&s.id)
+            .fetch_all(desk.store().pool())
+            .await
+            .unwrap();
+    assert!(
+        before.len() >= 2 && before.iter().all(|st| st == "pending"),
+        "{before:?}"
+    );
+
+    desk.delete_session(&s.id, true).await.unwrap();
+    let after: Vec<(String, Option<String>)> =
+        sqlx::query_as("SELECT status, last_error FROM outbox WHERE session_id = ? ORDER BY seq")
+            .bind(&s.id)
+            .fetch_all(desk.store().pool())
+            .await
+            .unwrap();
+    assert_eq!(after.len(), before.len());
+    for (status, why) in &after {
+        assert_eq!(status, "failed");
+        assert!(
+            why.as_deref().unwrap_or("").contains("session was deleted"),
+            "{why:?}"
+        );
+    }
+    let status = api::sync::sync_status(&desk).await.unwrap();
+    assert_eq!(status.pending, 0);
+    assert!(
+        status.problems.iter().any(|p| p
+            .last_error
+            .as_deref()
+            .unwrap_or("")
+            .contains("session was deleted")),
+        "{:?}",
+        status.problems
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_new_item_wakes_the_worker_at_once() {
     let (_dir, desk, portal, _) = setup("tok-0123456789ab", "tok-0123456789ab").await;

@@ -192,6 +192,19 @@ impl Store {
             .bind(id)
             .execute(&mut *tx)
             .await?;
+        // What the session still had to deliver can no longer be sent (its
+        // photos and rows are gone): it is closed with the reason, not left
+        // pending for ever behind a missing photo.
+        sqlx::query(
+            "UPDATE outbox SET status = 'failed', next_attempt_at = NULL,
+                    last_error = 'the session was deleted before this item was delivered',
+                    updated_at = ?
+             WHERE session_id = ? AND status = 'pending'",
+        )
+        .bind(super::now())
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
         sqlx::query("DELETE FROM sessions WHERE id = ?")
             .bind(id)
             .execute(&mut *tx)
