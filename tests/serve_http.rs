@@ -354,3 +354,55 @@ async fn a_stalled_request_body_times_out() {
         "nothing was created"
     );
 }
+
+/// A connection that opens and sends half a request line, then stalls, is
+/// closed once the header timeout passes (1 s here), and the server goes on
+/// answering everyone else meanwhile.
+#[tokio::test]
+async fn a_stalled_request_header_is_closed() {
+    use std::io::{Read, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(common::BIN)
+        .arg("--data-dir")
+        .arg(dir.path())
+        .args(["serve", "--port", "0", "--ui-dir"])
+        .arg(dir.path().join("no-ui"))
+        .env_remove("SERVICEDESK_SERVE_TOKEN")
+        .env("SERVICEDESK_CSRF_TOKEN", CSRF)
+        .env("SERVICEDESK_HEADER_TIMEOUT_SECS", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let server = Server {
+        base: line
+            .trim()
+            .strip_prefix("listening on ")
+            .unwrap()
+            .to_owned(),
+        child,
+    };
+    let addr = server.base.strip_prefix("http://").unwrap().to_owned();
+    let stalled = tokio::task::spawn_blocking(move || {
+        let mut tcp = std::net::TcpStream::connect(&addr).unwrap();
+        // A guard against a server that never closes it (the defect).
+        tcp.set_read_timeout(Some(std::time::Duration::from_secs(60)))
+            .unwrap();
+        write!(tcp, "POST /api/session_list HTTP/1.1\r\nHost: {addr}\r\n").unwrap();
+        let mut buf = Vec::new();
+        tcp.read_to_end(&mut buf).map(|_| buf.len())
+    });
+    // Others are served while that connection stalls.
+    let c = reqwest::Client::new();
+    let (status, _) = post(&c, &format!("{}/api/session_list", server.base), "{}").await;
+    assert_eq!(status, 200);
+    let closed = stalled.await.unwrap();
+    assert!(
+        closed.is_ok(),
+        "the stalled connection was not closed by the server: {closed:?}"
+    );
+}

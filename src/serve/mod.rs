@@ -225,10 +225,61 @@ async fn csrf_token(State(state): State<AppState>, headers: HeaderMap) -> Respon
 
 /// Serve until Ctrl-C (SIGINT) or SIGTERM (a service manager, `kill`):
 /// requests in flight finish, then the caller closes the database.
+/// How long a client may take to send a request's headers
+/// (`SERVICEDESK_HEADER_TIMEOUT_SECS` changes it): a connection that opens
+/// and stalls is closed rather than held for ever.
+pub const HEADER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+pub const HEADER_TIMEOUT_ENV: &str = "SERVICEDESK_HEADER_TIMEOUT_SECS";
+/// How long a shutdown waits for requests in flight.
+const DRAIN: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Serves `router` on `listener` until Ctrl-C or SIGTERM, then lets the
+/// requests in flight finish. Each connection has a header read timeout
+/// (hyper's HTTP/1 server with a timer; `axum::serve` sets none).
 pub async fn serve(listener: tokio::net::TcpListener, router: Router) -> std::io::Result<()> {
-    axum::serve(listener, router)
-        .with_graceful_shutdown(shutdown_signal())
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    let header_timeout = std::env::var(HEADER_TIMEOUT_ENV)
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .map(std::time::Duration::from_secs)
+        .unwrap_or(HEADER_TIMEOUT);
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(header_timeout);
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let shutdown = shutdown_signal();
+    tokio::pin!(shutdown);
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => {
+                let stream = match accepted {
+                    Ok((stream, _)) => stream,
+                    // Out of file descriptors and the like: wait, do not spin.
+                    Err(e) => {
+                        tracing::warn!("accept: {e}");
+                        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                        continue;
+                    }
+                };
+                let service = hyper_util::service::TowerToHyperService::new(router.clone());
+                let connection = graceful.watch(http.serve_connection(TokioIo::new(stream), service));
+                tokio::spawn(async move {
+                    if let Err(e) = connection.await {
+                        tracing::debug!("connection: {e}");
+                    }
+                });
+            }
+            () = &mut shutdown => break,
+        }
+    }
+    drop(listener);
+    if tokio::time::timeout(DRAIN, graceful.shutdown())
         .await
+        .is_err()
+    {
+        tracing::warn!("shutdown: requests still running after {DRAIN:?}, closing");
+    }
+    Ok(())
 }
 
 async fn shutdown_signal() {
