@@ -39,18 +39,24 @@ pub const MAX_NAME_CHARS: usize = 200;
 pub const MAX_PLATE_CHARS: usize = 20;
 /// Longest photo caption (characters).
 pub const MAX_CAPTION_CHARS: usize = 1000;
-/// Image decodes (inspection, thumbnails) running at once, process-wide: a
-/// decoded photo can take hundreds of MB, whatever its file size.
-pub const MAX_CONCURRENT_DECODES: usize = 2;
+/// The memory image decodes (inspection, thumbnails) may hold at once,
+/// process-wide, in MB: a decoded photo can take hundreds of MB whatever its
+/// file size, so each decode waits for as much of this budget as its
+/// pixels will take (many small photos at once, one large one alone).
+pub const DECODE_BUDGET_MB: u32 = 256;
 
-/// A permit to decode one file's image; waits while too many run.
-async fn decode_permit() -> tokio::sync::SemaphorePermit<'static> {
-    static DECODES: tokio::sync::Semaphore =
-        tokio::sync::Semaphore::const_new(MAX_CONCURRENT_DECODES);
-    DECODES
-        .acquire()
+/// A permit to decode one file's image, sized by the pixels its header
+/// declares; waits while the budget is spent.
+async fn decode_permit(bytes: &[u8]) -> tokio::sync::SemaphorePermit<'static> {
+    static BUDGET: tokio::sync::Semaphore =
+        tokio::sync::Semaphore::const_new(DECODE_BUDGET_MB as usize);
+    let mb = crate::artifacts::decoded_bytes_estimate(bytes)
+        .map_or(1, |b| b.div_ceil(1024 * 1024))
+        .clamp(1, u64::from(DECODE_BUDGET_MB)) as u32;
+    BUDGET
+        .acquire_many(mb)
         .await
-        .expect("the decode semaphore is never closed")
+        .expect("the decode budget is never closed")
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -338,7 +344,7 @@ impl Desk {
             }
         }
         // Inspection decodes the image: at most a few at a time (memory).
-        let permit = decode_permit().await;
+        let permit = decode_permit(&bytes).await;
         let (info, file_name, bytes, sha256, thumb_sha256) =
             tokio::task::spawn_blocking(move || -> Result<_> {
                 let info = inspect(&file_name, &bytes)?;

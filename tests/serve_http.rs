@@ -406,3 +406,70 @@ async fn a_stalled_request_header_is_closed() {
         "the stalled connection was not closed by the server: {closed:?}"
     );
 }
+
+/// The server's peak resident memory, from /proc (Linux).
+fn peak_rss_bytes(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM in /proc status");
+    kb * 1024
+}
+
+/// Sixteen decompression bombs uploaded at once (PNGs of a few hundred KB
+/// that decode to ~190 MB each, the most a photo may decode to): each gets
+/// an answer, and the server's memory stays under 512 MB.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn parallel_png_bombs_keep_the_server_under_512_mb() {
+    use base64::Engine as _;
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(dir.path(), &[]);
+    let c = reqwest::Client::new();
+    let (status, session) = post(
+        &c,
+        &format!("{}/api/session_new", server.base),
+        r#"{"complaint": "roof fan does not run"}"#,
+    )
+    .await;
+    assert_eq!(status, 200, "{session}");
+    let id = session["id"].as_str().unwrap().to_owned();
+    let bomb = tokio::task::spawn_blocking(|| common::png(7900, 7900, [40, 90, 200]))
+        .await
+        .unwrap();
+    assert!(bomb.len() < 2 * 1024 * 1024, "{} bytes", bomb.len());
+    let body = json!({
+        "session_id": id,
+        "file_name": "bomb.png",
+        "content_base64": base64::engine::general_purpose::STANDARD.encode(&bomb),
+    })
+    .to_string();
+    let uploads: Vec<_> = (0..16)
+        .map(|_| {
+            let (c, url, body) = (
+                c.clone(),
+                format!("{}/api/artifact_upload", server.base),
+                body.clone(),
+            );
+            tokio::spawn(async move { post(&c, &url, &body).await })
+        })
+        .collect();
+    for u in uploads {
+        let (status, answer) = u.await.unwrap();
+        assert!(
+            status == 200 || answer["code"].is_string(),
+            "an upload got no clear answer: {status} {answer}"
+        );
+    }
+    let peak = peak_rss_bytes(server.child.id());
+    println!(
+        "16 parallel PNG bombs: server peak {} MB",
+        peak / (1024 * 1024)
+    );
+    assert!(
+        peak < 512 * 1024 * 1024,
+        "the server peaked at {} MB",
+        peak / (1024 * 1024)
+    );
+}

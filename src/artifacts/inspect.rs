@@ -213,11 +213,25 @@ fn describe_unknown(bytes: &[u8]) -> String {
     "unrecognized binary content".to_owned()
 }
 
+/// What decoding `bytes` would take at most (4 bytes a pixel), from the
+/// dimensions its header declares; `None` when it is no image we decode.
+pub fn decoded_bytes_estimate(bytes: &[u8]) -> Option<u64> {
+    let (w, h) = ImageReader::new(Cursor::new(bytes))
+        .with_guessed_format()
+        .ok()?
+        .into_dimensions()
+        .ok()?;
+    Some(u64::from(w) * u64::from(h) * 4)
+}
+
 fn decode(bytes: &[u8], format: ImageFormat) -> Option<DynamicImage> {
     let mut reader = ImageReader::with_format(Cursor::new(bytes), format);
-    // A 60-megapixel photo decodes to ~240 MB; refuse decompression bombs.
+    // A 48-megapixel phone photo decodes to ~144 MB (RGB) or ~192 MB
+    // (RGBA). A bigger one is a decompression bomb: it is kept as a file,
+    // not decoded. With at most two decodes at once (desk::decode_permit)
+    // the server stays under half a gigabyte whatever the clients send.
     let mut limits = Limits::default();
-    limits.max_alloc = Some(512 * 1024 * 1024);
+    limits.max_alloc = Some(192 * 1024 * 1024);
     limits.max_image_width = Some(20_000);
     limits.max_image_height = Some(20_000);
     reader.limits(limits);

@@ -11,8 +11,8 @@ mod inspect;
 
 pub use blobs::{sha256_hex, BlobStatus, BlobStore, Trash};
 pub use inspect::{
-    decode_photo, inspect, jpeg_within, validate_file_name, FileKind, Inspection, ThumbnailKind,
-    MAX_FILE_BYTES,
+    decode_photo, decoded_bytes_estimate, inspect, jpeg_within, validate_file_name, FileKind,
+    Inspection, ThumbnailKind, MAX_FILE_BYTES,
 };
 
 #[derive(Debug, thiserror::Error)]
