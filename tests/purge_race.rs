@@ -5,8 +5,8 @@
 //! only unreferenced blobs, stale pins and temp files older than its grace
 //! period.
 //!
-//! `PURGE_RACE_ROUNDS` changes the number of rounds (500 over the api, 200
-//! across processes by default).
+//! `PURGE_RACE_ROUNDS` changes the number of rounds (500 over the api and
+//! 500 across processes by default).
 
 mod common;
 
@@ -123,7 +123,7 @@ async fn purge_and_add_race_over_the_api_never_loses_an_acknowledged_photo() {
 async fn purge_and_add_race_across_two_processes_never_loses_an_acknowledged_photo() {
     let dir = tempfile::tempdir().unwrap();
     let desk = Desk::open(dir.path()).await.unwrap();
-    let rounds = rounds(200);
+    let rounds = rounds(500);
     for r in 0..rounds {
         let bytes = photo(r);
         let file = dir.path().join(format!("round{r}.png"));
