@@ -26,6 +26,11 @@ impl Drop for Server {
 }
 
 fn start(data_dir: &Path, extra: &[&str]) -> Server {
+    start_with(data_dir, extra, &[])
+}
+
+/// `start` with extra environment (timeouts shortened for a test).
+fn start_with(data_dir: &Path, extra: &[&str], env: &[(&str, &str)]) -> Server {
     let mut child = Command::new(common::BIN)
         .arg("--data-dir")
         .arg(data_dir)
@@ -34,6 +39,7 @@ fn start(data_dir: &Path, extra: &[&str]) -> Server {
         .args(extra)
         .env_remove("SERVICEDESK_SERVE_TOKEN")
         .env("SERVICEDESK_CSRF_TOKEN", CSRF)
+        .envs(env.iter().copied())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -302,30 +308,7 @@ async fn sigterm_shuts_the_server_down_cleanly() {
 async fn a_stalled_request_body_times_out() {
     use std::io::{Read, Write};
     let dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(common::BIN)
-        .arg("--data-dir")
-        .arg(dir.path())
-        .args(["serve", "--port", "0", "--ui-dir"])
-        .arg(dir.path().join("no-ui"))
-        .env_remove("SERVICEDESK_SERVE_TOKEN")
-        .env("SERVICEDESK_CSRF_TOKEN", CSRF)
-        .env("SERVICEDESK_BODY_TIMEOUT_SECS", "1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let server = Server {
-        base: line
-            .trim()
-            .strip_prefix("listening on ")
-            .unwrap()
-            .to_owned(),
-        child,
-    };
+    let server = start_with(dir.path(), &[], &[("SERVICEDESK_BODY_TIMEOUT_SECS", "1")]);
     let addr = server.base.strip_prefix("http://").unwrap().to_owned();
     let answer = tokio::task::spawn_blocking(move || {
         let mut tcp = std::net::TcpStream::connect(&addr).unwrap();
@@ -362,30 +345,7 @@ async fn a_stalled_request_body_times_out() {
 async fn a_stalled_request_header_is_closed() {
     use std::io::{Read, Write};
     let dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(common::BIN)
-        .arg("--data-dir")
-        .arg(dir.path())
-        .args(["serve", "--port", "0", "--ui-dir"])
-        .arg(dir.path().join("no-ui"))
-        .env_remove("SERVICEDESK_SERVE_TOKEN")
-        .env("SERVICEDESK_CSRF_TOKEN", CSRF)
-        .env("SERVICEDESK_HEADER_TIMEOUT_SECS", "1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let server = Server {
-        base: line
-            .trim()
-            .strip_prefix("listening on ")
-            .unwrap()
-            .to_owned(),
-        child,
-    };
+    let server = start_with(dir.path(), &[], &[("SERVICEDESK_HEADER_TIMEOUT_SECS", "1")]);
     let addr = server.base.strip_prefix("http://").unwrap().to_owned();
     let stalled = tokio::task::spawn_blocking(move || {
         let mut tcp = std::net::TcpStream::connect(&addr).unwrap();

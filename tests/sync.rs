@@ -344,10 +344,8 @@ async fn portal_down_loses_nothing_and_delivery_resumes_by_itself() {
     check_portal(&portal, &exp, &ids);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_chat_finalize_queues_photos_before_the_report_once_each() {
-    let dir = tempfile::tempdir().unwrap();
-    let desk = Desk::open(dir.path()).await.unwrap();
+/// A session diagnosed in the chat with one photo and written up once.
+async fn fan_fuse_report_with_a_photo(desk: &Desk) -> Session {
     let s = desk
         .new_session(NewSession {
             complaint: "maxxair fan stopped working".into(),
@@ -366,6 +364,14 @@ async fn a_chat_finalize_queues_photos_before_the_report_once_each() {
         .await
         .unwrap();
     desk.chat_turn(&s.id, "write it up", vec![]).await.unwrap();
+    s
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chat_finalize_queues_photos_before_the_report_once_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let desk = Desk::open(dir.path()).await.unwrap();
+    let s = fan_fuse_report_with_a_photo(&desk).await;
     desk.chat_turn(&s.id, "write it up", vec![]).await.unwrap();
     let rows: Vec<(String, String, String)> = sqlx::query_as(
         "SELECT kind, target, payload FROM outbox WHERE session_id = ? ORDER BY seq",
@@ -561,24 +567,7 @@ async fn item_of(desk: &Desk, session_id: &str, kind: &str) -> sync::ItemInfo {
 async fn purging_a_session_closes_its_undelivered_items_with_the_reason() {
     let dir = tempfile::tempdir().unwrap();
     let desk = Desk::open(dir.path()).await.unwrap();
-    let s = desk
-        .new_session(NewSession {
-            complaint: "maxxair fan stopped working".into(),
-            customer: None,
-            technician: Some("Sam".into()),
-            language: Some("en".into()),
-            unit: Unit::default(),
-        })
-        .await
-        .unwrap();
-    desk.chat_turn(&s.id, "maxxair fan stopped working", vec![])
-        .await
-        .unwrap();
-    let photo = ("fuse.png".to_owned(), common::png(9, 9, [200, 10, 10]));
-    desk.chat_turn(&s.id, "the fan fuse is blown", vec![photo])
-        .await
-        .unwrap();
-    desk.chat_turn(&s.id, "write it up", vec![]).await.unwrap();
+    let s = fan_fuse_report_with_a_photo(&desk).await;
     let before: Vec<String> =
         sqlx::query_scalar("SELECT status FROM outbox WHERE session_id = ? ORDER BY seq")
             .bind(&s.id)
