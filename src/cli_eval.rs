@@ -77,6 +77,19 @@ pub fn understanding(args: UnderstandingArgs) -> Result<ExitCode, AppError> {
             print_row(lang, c);
         }
         print_row("overall", &report.overall);
+        println!("\nby how a fact was tied to its step:");
+        for (basis, b) in &report.by_basis {
+            println!(
+                "  {basis:<12} {:>6} recorded {:>5} wrong ({:.1} %)",
+                b.recorded,
+                b.wrong,
+                if b.recorded == 0 {
+                    0.0
+                } else {
+                    b.wrong as f64 * 100.0 / b.recorded as f64
+                }
+            );
+        }
         if !report.confusions.is_empty() {
             println!(
                 "\n{} confusions (first {}):",

@@ -272,6 +272,7 @@ pub(crate) fn outcome(
         new_facts: Vec::new(),
         superseded: Vec::new(),
         report: None,
+        bases: Vec::new(),
     }
 }
 

@@ -193,7 +193,17 @@ pub struct Confusion {
 pub struct Report {
     pub overall: Counts,
     pub by_language: BTreeMap<String, Counts>,
+    /// Recorded and wrong facts by how each was tied to its step (`named`,
+    /// `asked`, `inherited`, ...; `finding` for causes): where the wrong
+    /// facts come from.
+    pub by_basis: BTreeMap<String, BasisCounts>,
     pub confusions: Vec<Confusion>,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct BasisCounts {
+    pub recorded: usize,
+    pub wrong: usize,
 }
 
 impl Report {
@@ -218,7 +228,12 @@ pub fn run(engine: &Engine, cases: &[Case]) -> Report {
             ..TurnContext::default()
         };
         let out = engine.turn(&state, &ctx, &case.text);
-        let (counts, confusion) = score(p, case, &out);
+        let (counts, confusion, bases) = score(p, case, &out);
+        for (basis, wrong) in bases {
+            let b = report.by_basis.entry(basis.to_string()).or_default();
+            b.recorded += 1;
+            b.wrong += usize::from(wrong);
+        }
         report.overall.add(&counts);
         report
             .by_language
@@ -234,7 +249,15 @@ pub fn run(engine: &Engine, cases: &[Case]) -> Report {
 
 /// What the turn recorded, as `step=outcome` (steps) and `finding=<id>`
 /// (an isolation the technician stated).
-fn recorded(p: &Procedure, out: &TurnOutcome) -> Vec<(String, Option<f64>)> {
+fn recorded(p: &Procedure, out: &TurnOutcome) -> Vec<(String, Option<f64>, String)> {
+    let basis_of = |id: &str| {
+        out.bases
+            .iter()
+            .find(|(fact, _)| fact == id)
+            .and_then(|(_, b)| serde_json::to_value(b).ok())
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_else(|| "other".to_string())
+    };
     let mut got = Vec::new();
     for f in &out.new_facts {
         if f.source != FactSource::Technician {
@@ -253,17 +276,23 @@ fn recorded(p: &Procedure, out: &TurnOutcome) -> Vec<(String, Option<f64>)> {
                         .or(Some(value))
                 })
                 .flatten();
-            got.push((format!("{}={o}", f.subject), value));
+            got.push((format!("{}={o}", f.subject), value, basis_of(&f.id)));
         } else if let Some(id) = f.subject.strip_prefix("repair:") {
-            got.push((format!("finding={id}"), None));
+            got.push((format!("finding={id}"), None, "finding".into()));
         } else if f.subject == "stated:cause" {
-            got.push(("finding=stated".into(), None));
+            got.push(("finding=stated".into(), None, "finding".into()));
         }
     }
     got
 }
 
-fn score(p: &Procedure, case: &Case, out: &TurnOutcome) -> (Counts, Option<Confusion>) {
+/// The counts of one case, its confusion if any, and each recorded fact's
+/// basis with whether it was wrong.
+fn score(
+    p: &Procedure,
+    case: &Case,
+    out: &TurnOutcome,
+) -> (Counts, Option<Confusion>, Vec<(String, bool)>) {
     let mut expected: Vec<(String, Option<f64>)> = case
         .facts
         .iter()
@@ -275,7 +304,11 @@ fn score(p: &Procedure, case: &Case, out: &TurnOutcome) -> (Counts, Option<Confu
     if let Some(fid) = case.finding.as_deref() {
         expected.push((format!("finding={fid}"), None));
     }
-    let got = recorded(p, out);
+    let got_with_basis = recorded(p, out);
+    let got: Vec<(String, Option<f64>)> = got_with_basis
+        .iter()
+        .map(|(f, v, _)| (f.clone(), *v))
+        .collect();
     let same_value = |a: Option<f64>, b: Option<f64>| match (a, b) {
         (Some(x), Some(y)) => (x - y).abs() <= 0.011 * y.abs().max(1.0),
         _ => true,
@@ -311,7 +344,14 @@ fn score(p: &Procedure, case: &Case, out: &TurnOutcome) -> (Counts, Option<Confu
         wrong,
         missed,
     });
-    (counts, confusion)
+    let bases = got_with_basis
+        .into_iter()
+        .map(|(f, v, basis)| {
+            let wrong = !expected.iter().any(|e| matches(&(f.clone(), v), e));
+            (basis, wrong)
+        })
+        .collect();
+    (counts, confusion, bases)
 }
 
 /// Repairs and findings are close: "replaced the relay, works" and "relay

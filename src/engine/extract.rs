@@ -18,6 +18,29 @@ pub struct StepAnswer {
     pub quantity: Option<Quantity>,
     pub clause: String,
     pub signal: bool,
+    /// How the clause was tied to the step.
+    pub basis: Basis,
+}
+
+/// How a clause was tied to the step it answers: by naming it, by being a
+/// reply to the step asked, and so on. The eval reports precision per basis.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Basis {
+    /// A reading compared with the part's stated rating.
+    Rated,
+    /// Several readings combined (lowest, difference).
+    Combined,
+    /// The clause names the step's subject.
+    Named,
+    /// The clause names nothing and keeps the subject of the one before.
+    Inherited,
+    /// The asked step's own test, performed in the sentence.
+    TestResult,
+    /// A reply to the step asked, naming no step.
+    Asked,
+    /// The technician confirmed a tentative reading.
+    Confirmed,
 }
 
 pattern!(
@@ -92,7 +115,7 @@ pattern!(
     /// A negator in the few words before a match reverses it ("doesn't run",
     /// "never cycles off", "не запускается", "no arranca").
     NEGATOR,
-    r"\b(not|never|no|nothing|neither|nor|without|won'?t|wont|doesn'?t|doesnt|don'?t|dont|didn'?t|didnt|isn'?t|isnt|aren'?t|wasn'?t|can'?t|cant|cannot|ni|nunca|tampoco|sin|nada|ning[uú]n|ninguna|не|ни|нет|нету|ничего|никогда|без)\b"
+    r"\b(not|never|no|nothing|neither|nor|without|won'?t|wont|wouldn'?t|wouldnt|couldn'?t|couldnt|doesn'?t|doesnt|don'?t|dont|didn'?t|didnt|isn'?t|isnt|aren'?t|wasn'?t|weren'?t|hasn'?t|haven'?t|can'?t|cant|cannot|ni|nunca|tampoco|sin|nada|ning[uú]n|ninguna|не|ни|нет|нету|ничего|никогда|без)\b"
 );
 
 pattern!(
@@ -511,7 +534,14 @@ pub fn step_answers(
                     sole_number,
                 },
             ) {
-                answered = Some((*i, outcome, q));
+                let basis = if inherited {
+                    Basis::Inherited
+                } else if Some(*i) == test_result {
+                    Basis::TestResult
+                } else {
+                    Basis::Named
+                };
+                answered = Some((*i, outcome, q, basis));
                 break;
             }
         }
@@ -545,12 +575,12 @@ pub fn step_answers(
                             sole_number,
                         },
                     ) {
-                        answered = Some((a, outcome, q));
+                        answered = Some((a, outcome, q, Basis::Asked));
                     }
                 }
             }
         }
-        if let Some((step, outcome, quantity)) = answered {
+        if let Some((step, outcome, quantity, basis)) = answered {
             let signal = proc.steps[step].outcome(&outcome).is_some_and(|o| o.signal);
             // Two clauses about one step: the same answer counts once;
             // different answers ("fins frosty, absorber warm", "lights, then
@@ -582,6 +612,7 @@ pub fn step_answers(
                 quantity,
                 clause: clause.to_string(),
                 signal,
+                basis,
             });
         }
     }
@@ -662,6 +693,7 @@ fn rated_answers(
             }),
             clause: text.trim().to_string(),
             signal,
+            basis: Basis::Rated,
         });
     }
     out
@@ -751,6 +783,7 @@ fn combined_readings(
             quantity: Some(q),
             clause: text.trim().to_string(),
             signal: o.signal,
+            basis: Basis::Combined,
         });
     }
     out
@@ -890,6 +923,12 @@ pub fn repaired_component_finding(proc: &Procedure, text: &str) -> Option<usize>
         .filter_map(|(i, c)| c.names.first_at(text).map(|at| (at, i)))
         .min_by_key(|&(at, _)| at)?
         .1;
+    // A repair must be done to that part: "put a new one in", "swapped the
+    // motor", not "put a new blade on" after naming the motor, nor "el gfci
+    // estaba bien … le cambié la tapa".
+    if lexicon::REPAIR_VERB.is_match(text) && !acts_on(proc, c, text, &lexicon::REPAIR_VERB) {
+        return None;
+    }
     let of_component: Vec<usize> = proc
         .findings
         .iter()
@@ -903,29 +942,9 @@ pub fn repaired_component_finding(proc: &Procedure, text: &str) -> Option<usize>
     // A part with several findings ("motor inoperative", "motor binding",
     // "motor connector"): the one whose correction is what the technician
     // did to it ("put a new one in" replaces; "cleaned and tightened").
-    // The action must be done to that part: "put a new one in", "swapped
-    // the motor", not "put a new blade on" after naming the motor.
     let done = lexicon::REPAIR_ACTIONS
         .iter()
-        .filter(|(said, _)| {
-            said.find_iter(text).any(|m| {
-                let after: String = text[m.end()..].chars().take(40).collect();
-                let object = after.trim_start_matches(|ch: char| !ch.is_alphanumeric());
-                // Russian and Spanish put the object first as often
-                // ("клемму мотора подтянул").
-                let clause_start = text[..m.start()]
-                    .rfind(|ch: char| ",.;!?—\n".contains(ch))
-                    .map_or(0, |i| i + 1);
-                let before = &text[clause_start..m.start()];
-                object.is_empty()
-                    || lexicon::PRONOUN_OBJECT.is_match(object)
-                    || proc.components[c]
-                        .names
-                        .first_at(object)
-                        .is_some_and(|at| at <= 12)
-                    || proc.components[c].names.is_match(before)
-            })
-        })
+        .filter(|(said, _)| acts_on(proc, c, text, said))
         .map(|(_, correction)| correction)
         .collect::<Vec<_>>();
     let [action] = done[..] else {
@@ -938,6 +957,26 @@ pub fn repaired_component_finding(proc: &Procedure, text: &str) -> Option<usize>
         (Some(i), None) => Some(i),
         _ => None,
     }
+}
+
+/// Whether a verb of `verbs` in `text` acts on component `c`: its object
+/// is the part's name (or "it", "one"), or the part is named just before
+/// it in the same clause, as Russian and Spanish often put it ("клемму
+/// мотора подтянул").
+fn acts_on(proc: &Procedure, c: usize, text: &str, verbs: &regex::Regex) -> bool {
+    let names = &proc.components[c].names;
+    verbs.find_iter(text).any(|m| {
+        let after: String = text[m.end()..].chars().take(40).collect();
+        let object = after.trim_start_matches(|ch: char| !ch.is_alphanumeric());
+        let clause_start = text[..m.start()]
+            .rfind(|ch: char| ",.;!?—\n".contains(ch))
+            .map_or(0, |i| i + 1);
+        let before = &text[clause_start..m.start()];
+        object.is_empty()
+            || lexicon::PRONOUN_OBJECT.is_match(object)
+            || names.first_at(object).is_some_and(|at| at <= 12)
+            || names.is_match(before)
+    })
 }
 
 /// Physical evidence named by the procedure ("oil at the condenser coil").

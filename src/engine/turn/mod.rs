@@ -100,6 +100,8 @@ pub struct TurnOutcome {
     pub superseded: Vec<(String, String)>,
     /// A final report written this turn: (revision, text).
     pub report: Option<(u32, String)>,
+    /// How each step fact this turn recorded was tied to its step, by fact id.
+    pub bases: Vec<(String, extract::Basis)>,
 }
 
 /// Where the walk of a procedure stands given the facts.
@@ -124,6 +126,7 @@ struct Turn<'a> {
     text: String,
     trace: Vec<String>,
     new_facts: Vec<Fact>,
+    bases: Vec<(String, extract::Basis)>,
     superseded: Vec<(String, String)>,
     report: Option<(u32, String)>,
     /// The confirmation the previous turn asked for: it answers only the
@@ -230,6 +233,7 @@ impl<'a> Turn<'a> {
             text,
             trace: Vec::new(),
             new_facts: Vec::new(),
+            bases: Vec::new(),
             superseded: Vec::new(),
             report: None,
             pending,
@@ -334,6 +338,7 @@ impl<'a> Turn<'a> {
             reply,
             trace: self.trace,
             new_facts: self.new_facts,
+            bases: self.bases,
             superseded: self.superseded,
             report: self.report,
         }

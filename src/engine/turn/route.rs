@@ -321,6 +321,7 @@ impl<'a> Turn<'a> {
                 signal: p.steps[i]
                     .outcome(&pending.outcome)
                     .is_some_and(|o| o.signal),
+                basis: extract::Basis::Confirmed,
             };
             self.trace
                 .push(format!("confirmed: {} = {}", pending.step, pending.outcome));

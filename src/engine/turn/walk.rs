@@ -165,6 +165,7 @@ impl<'a> Turn<'a> {
                 ),
                 outcome: Some(a.outcome.clone()),
             });
+            self.bases.push((id.clone(), a.basis));
             if let Some((old_id, old_outcome)) = old.clone() {
                 self.supersede(&old_id, &id);
                 if old_outcome.as_deref() != Some(a.outcome.as_str()) {
