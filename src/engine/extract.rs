@@ -79,6 +79,13 @@ fn states_a_fix(clause: &str, substitution_tests: bool) -> bool {
     })
 }
 
+/// The step's own test swaps or resets a part ("swap the motor plugs and
+/// retry", "does the GFCI reset and hold?"): repair words in a reply to it
+/// can report the test.
+pub fn tests_by_substitution(step: &Step) -> bool {
+    lexicon::TEST_BY_SUBSTITUTION.is_match(step.question.get("en"))
+}
+
 /// The sentence of `text` around byte `at`.
 fn sentence_of(text: &str, at: usize) -> &str {
     let at = at.min(text.len());
@@ -325,7 +332,7 @@ fn outcome_in(
             }
             // "reads in spec", "voltage is good": in range without the number.
             // A part that "doesn't work" ("дисплей на котле не работает") is
-            // no reading: a clause that is more than a g.bare reply must speak
+            // no reading: a clause that is more than a bare reply must speak
             // of the measurement.
             if !g.bare && !MEASURED.is_match(clause) {
                 return None;
@@ -420,14 +427,10 @@ pub fn step_answers(
     // message describes the unit after the fix, which answers no step of
     // the diagnosis. A step whose own test is a swap or reset is the
     // exception: its reply is worded like a repair.
-    let repair_is_a_test = active
-        .is_some_and(|a| lexicon::TEST_BY_SUBSTITUTION.is_match(proc.steps[a].question.get("en")));
+    let repair_is_a_test = active.is_some_and(|a| tests_by_substitution(&proc.steps[a]));
     // Where a step of this procedure tests by swapping or resetting ("does
     // the GFCI reset and hold?"), those words report a test, not a repair.
-    let substitution_tests = proc
-        .steps
-        .iter()
-        .any(|s| lexicon::TEST_BY_SUBSTITUTION.is_match(s.question.get("en")));
+    let substitution_tests = proc.steps.iter().any(tests_by_substitution);
     let mut repaired = false;
     let correcting = understand::is_correction(text);
     // One number in the whole message: an unlabelled one in a longer clause
@@ -840,9 +843,8 @@ fn about_other_component(proc: &Procedure, step: &Step, clause: &str) -> bool {
 /// The reading was taken at another part of the coach: the clause, its
 /// conditions left aside and naming nothing of `step`'s subject, has a part
 /// of another procedure (and none of this one's) a few words before the
-/// number ("battery at the tongue is
-/// 12.5", "el convertidor saca 13,5", "la presión de la toma de ciudad es
-/// 60 psi"). A part named after the number is where it was measured ("11 V
+/// number ("battery at the tongue is 12.5", "el convertidor saca 13,5",
+/// "la presión de la toma de ciudad es 60 psi"). A part named after the number is where it was measured ("11 V
 /// en la entrada del inversor"), and is left to the subject match.
 fn read_at_another_part(proc: &Procedure, step: &Step, clause: &str) -> bool {
     let clause = without_conditions(clause);

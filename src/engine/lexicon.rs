@@ -145,8 +145,8 @@ pattern!(
     r"^\s*(ok(ay)?[,.]?\s*)?(next|next one|next complaint|go on|move on|on to the next( one)?|siguiente|la siguiente|sigamos|la otra|дальше|следующ\w*|давай следующ\w*)\s*[.!]?\s*$"
 );
 
-// A step whose own test swaps or resets a part ("swap the motor plugs and
-// retry"): repair words in a reply to it can be the test, not a repair.
+// The words of a test that swaps or resets a part ("swap the motor plugs
+// and retry"); see `extract::tests_by_substitution`.
 pattern!(
     pub TEST_BY_SUBSTITUTION,
     r"\b(swap(ped)?|reset|exchange|substitute)\b"

@@ -10,7 +10,7 @@ impl<'a> Turn<'a> {
     /// step's own test, worded like a repair: it answers that step.
     pub(super) fn performs_active_step(&self, p: &Procedure, text: &str) -> bool {
         self.active_index(p).is_some_and(|a| {
-            lexicon::TEST_BY_SUBSTITUTION.is_match(p.steps[a].question.get("en"))
+            extract::tests_by_substitution(&p.steps[a])
                 && p.steps[a].subject.is_match(text)
                 && self
                     .step_answers(p, Some(a), text)
