@@ -249,14 +249,12 @@ pub fn run(engine: &Engine, cases: &[Case]) -> Report {
 
 /// What the turn recorded, as `step=outcome` (steps) and `finding=<id>`
 /// (an isolation the technician stated).
-fn recorded(p: &Procedure, out: &TurnOutcome) -> Vec<(String, Option<f64>, String)> {
+fn recorded(p: &Procedure, out: &TurnOutcome) -> Vec<(String, Option<f64>, &'static str)> {
     let basis_of = |id: &str| {
         out.bases
             .iter()
             .find(|(fact, _)| fact == id)
-            .and_then(|(_, b)| serde_json::to_value(b).ok())
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_else(|| "other".to_string())
+            .map_or("other", |(_, b)| b.as_str())
     };
     let mut got = Vec::new();
     for f in &out.new_facts {
@@ -278,9 +276,9 @@ fn recorded(p: &Procedure, out: &TurnOutcome) -> Vec<(String, Option<f64>, Strin
                 .flatten();
             got.push((format!("{}={o}", f.subject), value, basis_of(&f.id)));
         } else if let Some(id) = f.subject.strip_prefix("repair:") {
-            got.push((format!("finding={id}"), None, "finding".into()));
+            got.push((format!("finding={id}"), None, "finding"));
         } else if f.subject == "stated:cause" {
-            got.push(("finding=stated".into(), None, "finding".into()));
+            got.push(("finding=stated".into(), None, "finding"));
         }
     }
     got
@@ -316,10 +314,17 @@ fn score(
     let matches = |g: &(String, Option<f64>), e: &(String, Option<f64>)| {
         (g.0 == e.0 && same_value(g.1, e.1)) || (g.0 == "finding=stated" && e.0 == "finding=stated")
     };
+    // Each recorded fact judged once: its basis and whether it is wrong.
+    let bases: Vec<(String, bool)> = got
+        .iter()
+        .zip(&got_with_basis)
+        .map(|(g, (_, _, basis))| (basis.to_string(), !expected.iter().any(|e| matches(g, e))))
+        .collect();
     let wrong: Vec<String> = got
         .iter()
-        .filter(|g| !expected.iter().any(|e| matches(g, e)))
-        .map(|g| g.0.clone())
+        .zip(&bases)
+        .filter(|(_, (_, wrong))| *wrong)
+        .map(|(g, _)| g.0.clone())
         .collect();
     let missed: Vec<String> = expected
         .iter()
@@ -344,13 +349,6 @@ fn score(
         wrong,
         missed,
     });
-    let bases = got_with_basis
-        .into_iter()
-        .map(|(f, v, basis)| {
-            let wrong = !expected.iter().any(|e| matches(&(f.clone(), v), e));
-            (basis, wrong)
-        })
-        .collect();
     (counts, confusion, bases)
 }
 

@@ -43,6 +43,21 @@ pub enum Basis {
     Confirmed,
 }
 
+impl Basis {
+    /// The name the eval reports it by (as serialized).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Basis::Rated => "rated",
+            Basis::Combined => "combined",
+            Basis::Named => "named",
+            Basis::Inherited => "inherited",
+            Basis::TestResult => "test_result",
+            Basis::Asked => "asked",
+            Basis::Confirmed => "confirmed",
+        }
+    }
+}
+
 pattern!(
     CLAUSE_SPLIT,
     r"[,;\n]+|\.\s+|\s[-–—]+\s|\s+(?:and|but|then|also|y|pero|luego|и|а|но|потом)\s+"
