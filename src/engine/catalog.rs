@@ -484,9 +484,10 @@ pub struct Procedure {
     pub steps: Vec<Step>,
     pub findings: Vec<Finding>,
     pub evidence: Vec<Evidence>,
-    /// The names of the other procedures' parts ("the battery", "the
-    /// converter" while the fridge is diagnosed).
-    pub other_parts: Patterns,
+    /// The names of every part in the catalog, this procedure's and the
+    /// others' ("the battery", "the converter" while the fridge is
+    /// diagnosed).
+    pub catalog_parts: Arc<Patterns>,
 }
 
 impl Procedure {
@@ -613,19 +614,15 @@ impl Catalog {
                 message: "no procedure files".into(),
             });
         }
-        let others: Vec<Patterns> = (0..procedures.len())
-            .map(|i| {
-                Patterns::union(
-                    procedures
-                        .iter()
-                        .enumerate()
-                        .filter(|(j, _)| *j != i)
-                        .flat_map(|(_, p)| p.components.iter().map(|c| &c.names)),
-                )
-            })
-            .collect();
-        for (p, parts) in procedures.iter_mut().zip(others) {
-            p.other_parts = parts;
+        // One automaton for the whole catalog, built once on first use and
+        // shared by every procedure.
+        let parts = Arc::new(Patterns::union(
+            procedures
+                .iter()
+                .flat_map(|p| p.components.iter().map(|c| &c.names)),
+        ));
+        for p in &mut procedures {
+            p.catalog_parts = Arc::clone(&parts);
         }
         Ok(Catalog { procedures })
     }
@@ -1195,7 +1192,7 @@ fn compile(file: &str, text: &str, check: SyntaxCheck) -> Result<Procedure, Cata
         steps,
         findings,
         evidence,
-        other_parts: Patterns(None),
+        catalog_parts: Arc::new(Patterns(None)),
     })
 }
 

@@ -874,7 +874,8 @@ fn read_at_another_part(proc: &Procedure, step: &Step, clause: &str) -> bool {
         .iter()
         .flat_map(|c| c.names.spans(&clause))
         .collect();
-    proc.other_parts.spans(&clause).into_iter().any(|(a, b)| {
+    // A name of this procedure's parts is excluded by the overlap check.
+    proc.catalog_parts.spans(&clause).into_iter().any(|(a, b)| {
         b <= number
             && clause[b..number].split_whitespace().count() <= 5
             && !own.iter().any(|&(s, e)| a < e && s < b)
