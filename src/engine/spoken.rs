@@ -99,7 +99,6 @@ fn value(words: &[Word]) -> Option<f64> {
         Some(i) => (&words[..i], Some(&words[i + 1..])),
         None => (words, None),
     };
-    let mut total: u32 = 0;
     let mut current: u32 = 0;
     let mut fraction = 0.0;
     let mut seen = false;
@@ -146,11 +145,10 @@ fn value(words: &[Word]) -> Option<f64> {
         }
         i += 1;
     }
-    total += current;
     if !seen {
         return None;
     }
-    let mut v = f64::from(total) + fraction;
+    let mut v = f64::from(current) + fraction;
     if let Some(digits) = rest {
         if digits.is_empty() {
             return None;
