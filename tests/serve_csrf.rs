@@ -6,50 +6,19 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
 
+use common::Server;
 use serde_json::{json, Value};
 
 const CSRF: &str = "csrf-test-token-5b0e";
 
-struct Server {
-    child: Child,
-    base: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 fn start(data_dir: &Path, ui_dir: &Path, csrf: Option<&str>) -> Server {
-    let mut cmd = Command::new(common::BIN);
-    cmd.arg("--data-dir")
-        .arg(data_dir)
-        .args(["serve", "--port", "0", "--ui-dir"])
-        .arg(ui_dir)
-        .env_remove("SERVICEDESK_SERVE_TOKEN")
-        .env_remove("SERVICEDESK_CSRF_TOKEN")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null());
-    if let Some(t) = csrf {
-        cmd.env("SERVICEDESK_CSRF_TOKEN", t);
-    }
-    let mut child = cmd.spawn().unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let base = line
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
-        .to_owned();
-    Server { child, base }
+    let env: Vec<(&str, &str)> = csrf
+        .map(|t| ("SERVICEDESK_CSRF_TOKEN", t))
+        .into_iter()
+        .collect();
+    common::serve(data_dir, ui_dir, &[], &env)
 }
 
 /// A POST with the given headers; (status, body).

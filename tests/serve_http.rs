@@ -4,26 +4,14 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 
+use common::Server;
 use serde_json::{json, Value};
 
 /// The CSRF token the servers here are started with.
 const CSRF: &str = "serve-http-test-csrf";
-
-struct Server {
-    child: Child,
-    base: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn start(data_dir: &Path, extra: &[&str]) -> Server {
     start_with(data_dir, extra, &[])
@@ -31,29 +19,9 @@ fn start(data_dir: &Path, extra: &[&str]) -> Server {
 
 /// `start` with extra environment (timeouts shortened for a test).
 fn start_with(data_dir: &Path, extra: &[&str], env: &[(&str, &str)]) -> Server {
-    let mut child = Command::new(common::BIN)
-        .arg("--data-dir")
-        .arg(data_dir)
-        .args(["serve", "--port", "0", "--ui-dir"])
-        .arg(data_dir.join("no-ui"))
-        .args(extra)
-        .env_remove("SERVICEDESK_SERVE_TOKEN")
-        .env("SERVICEDESK_CSRF_TOKEN", CSRF)
-        .envs(env.iter().copied())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let base = line
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
-        .to_owned();
-    Server { child, base }
+    let mut env = env.to_vec();
+    env.push(("SERVICEDESK_CSRF_TOKEN", CSRF));
+    common::serve(data_dir, &data_dir.join("no-ui"), extra, &env)
 }
 
 async fn post(client: &reqwest::Client, url: &str, body: &str) -> (u16, Value) {
@@ -302,6 +270,15 @@ async fn sigterm_shuts_the_server_down_cleanly() {
     );
 }
 
+/// A plain TCP connection to the server, with a 60 s read guard against a
+/// server that never answers or never closes it (the defects tested).
+fn raw_connection(addr: &str) -> std::net::TcpStream {
+    let tcp = std::net::TcpStream::connect(addr).unwrap();
+    tcp.set_read_timeout(Some(std::time::Duration::from_secs(60)))
+        .unwrap();
+    tcp
+}
+
 /// A body that stalls is answered 408 once the body timeout passes (1 s
 /// here), instead of holding the connection and an upload permit for ever.
 #[tokio::test]
@@ -311,10 +288,7 @@ async fn a_stalled_request_body_times_out() {
     let server = start_with(dir.path(), &[], &[("SERVICEDESK_BODY_TIMEOUT_SECS", "1")]);
     let addr = server.base.strip_prefix("http://").unwrap().to_owned();
     let answer = tokio::task::spawn_blocking(move || {
-        let mut tcp = std::net::TcpStream::connect(&addr).unwrap();
-        // A guard against a server that never answers (the defect).
-        tcp.set_read_timeout(Some(std::time::Duration::from_secs(60)))
-            .unwrap();
+        let mut tcp = raw_connection(&addr);
         write!(
             tcp,
             "POST /api/session_new HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
@@ -348,10 +322,7 @@ async fn a_stalled_request_header_is_closed() {
     let server = start_with(dir.path(), &[], &[("SERVICEDESK_HEADER_TIMEOUT_SECS", "1")]);
     let addr = server.base.strip_prefix("http://").unwrap().to_owned();
     let stalled = tokio::task::spawn_blocking(move || {
-        let mut tcp = std::net::TcpStream::connect(&addr).unwrap();
-        // A guard against a server that never closes it (the defect).
-        tcp.set_read_timeout(Some(std::time::Duration::from_secs(60)))
-            .unwrap();
+        let mut tcp = raw_connection(&addr);
         write!(tcp, "POST /api/session_list HTTP/1.1\r\nHost: {addr}\r\n").unwrap();
         let mut buf = Vec::new();
         tcp.read_to_end(&mut buf).map(|_| buf.len())

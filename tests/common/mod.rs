@@ -3,8 +3,9 @@
 #![allow(dead_code)]
 
 use std::io::Cursor;
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_servicedesk");
 
@@ -72,4 +73,48 @@ pub fn blob_files(data_dir: &Path) -> Vec<String> {
     walk(&root, &root, &mut out);
     out.sort();
     out
+}
+
+/// A `servicedesk serve` child on an ephemeral loopback port; killed when
+/// dropped.
+pub struct Server {
+    pub child: Child,
+    /// `http://127.0.0.1:PORT`.
+    pub base: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `serve` on `data_dir` with the UI from `ui_dir`, `args` after the
+/// command and only the environment in `env` among its token variables (no
+/// bearer token, no fixed CSRF token unless `env` sets one).
+pub fn serve(data_dir: &Path, ui_dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Server {
+    let mut child = Command::new(BIN)
+        .arg("--data-dir")
+        .arg(data_dir)
+        .args(["serve", "--port", "0", "--ui-dir"])
+        .arg(ui_dir)
+        .args(args)
+        .env_remove("SERVICEDESK_SERVE_TOKEN")
+        .env_remove("SERVICEDESK_CSRF_TOKEN")
+        .envs(env.iter().copied())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let base = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
+        .to_owned();
+    Server { child, base }
 }
