@@ -2,7 +2,7 @@
 //! EXIF time read, damage detected, and bad input refused with a clear error
 //! that changes nothing.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -5,9 +5,8 @@
 //! idempotent re-imports, and the generated rule explanations in the
 //! knowledge store.
 
-#[path = "billing/check.rs"]
-mod check;
-mod common;
+use crate::check;
+use crate::common;
 
 use std::path::Path;
 

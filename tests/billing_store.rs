@@ -4,8 +4,7 @@
 //! input that stores nothing, idempotent re-imports, append-only versions,
 //! the change log, the demo seeding and the generated explanations.
 
-#[path = "billing/check.rs"]
-mod check;
+use crate::check;
 
 use chrono::NaiveDateTime;
 use serde_json::{json, Value};

@@ -4,7 +4,7 @@
 //! or the limit), never a hang or a process growing without end.
 #![cfg(unix)]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -1,7 +1,7 @@
 //! A reader that goes away (`servicedesk chat --json | head -1`) ends the
 //! command quietly: no panic message, no partial garbage on stderr.
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 use std::process::{Command, Stdio};

@@ -6,7 +6,7 @@
 //! at a missing or corrupt blob. At the end the sweep leaves exactly the blobs
 //! rows name, no stale pin and no temp file.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};

@@ -3,7 +3,7 @@
 //! exported as PDF (read back with pdftotext and rendered with pdftoppm),
 //! Markdown and JSON, and a date range exported as CSV + PDFs or a ZIP.
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 use std::path::Path;

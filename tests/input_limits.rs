@@ -3,7 +3,7 @@
 //! an invisible text-direction character (U+202E) is refused. Nothing is
 //! stored on a refusal.
 
-mod common;
+use crate::common;
 
 use base64::Engine as _;
 use serde_json::{json, Value};

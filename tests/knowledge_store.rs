@@ -3,7 +3,7 @@
 //! re-ingest, multilingual text, and bad documents that are reported with
 //! file, line and field while the rest of the batch imports.
 
-mod common;
+use crate::common;
 
 use common::{cli, cli_ok};
 use serde_json::Value;

@@ -8,7 +8,7 @@
 //! `PURGE_RACE_ROUNDS` changes the number of rounds (500 over the api and
 //! 500 across processes by default).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::Path;

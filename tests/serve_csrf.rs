@@ -4,7 +4,7 @@
 //! refused and changes nothing; the served page carries the per-launch
 //! CSRF token; no page may frame it; no command takes a path on the server.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -2,7 +2,7 @@
 //! clear errors for malformed requests, loopback by default, a token when
 //! told to listen elsewhere.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

@@ -2,7 +2,7 @@
 //! survive closing and reopening the data dir, and a turn commits whole or
 //! not at all.
 
-mod common;
+use crate::common;
 
 use servicedesk::desk::Desk;
 use servicedesk::engine::state::{Fact, FactKind, FactSource};

@@ -4,9 +4,9 @@
 //! 409 is a conflict that does not loop; an outage loses nothing; the token
 //! never reaches the database, the outbox, the logs or an export.
 
-mod common;
-mod portal;
-mod sync_seed;
+use crate::common;
+use crate::portal;
+use crate::sync_seed;
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -1034,7 +1034,7 @@ async fn the_test_portal_example_runs_on_its_own() {
         .and_then(|deps| deps.parent())
         .map(|dir| dir.join("examples").join("test_portal"))
         .unwrap();
-    // A plain `cargo test` builds the examples; `cargo test --test sync`
+    // A plain `cargo test` builds the examples; `cargo test --test tests`
     // does not, and a stale binary would test old code.
     let built = std::fs::metadata(&bin)
         .and_then(|m| m.modified())

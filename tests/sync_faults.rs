@@ -12,9 +12,9 @@
 //! received), the highest revision wins, every photo's bytes hash to their
 //! sha256, and nothing is pending without a reason shown in `sync status`.
 
-mod common;
-mod portal;
-mod sync_seed;
+use crate::common;
+use crate::portal;
+use crate::sync_seed;
 
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
