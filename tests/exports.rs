@@ -413,6 +413,65 @@ async fn a_visit_with_two_complaints_has_a_block_for_each() {
     }
 }
 
+/// The customer declines the second complaint: asked twice for the report,
+/// the visit is written up with the fan line and the water heater line as
+/// not diagnosed (no parts, zero labor), and finalizing keeps both lines.
+#[tokio::test]
+async fn a_declined_second_complaint_is_written_up_as_not_diagnosed() {
+    let dir = tempfile::tempdir().unwrap();
+    let desk = Desk::open(dir.path()).await.unwrap();
+    let session = desk
+        .new_session(NewSession {
+            complaint: "roof fan does not run".into(),
+            customer: None,
+            technician: Some("Marta".into()),
+            language: None,
+            unit: Unit::default(),
+        })
+        .await
+        .unwrap();
+    for line in [
+        "the roof fan does not work",
+        "also the water heater wont make hot water on gas",
+        "the panel fuse is blown",
+        "write the report",
+        "customer declined the water heater, write the report",
+    ] {
+        desk.chat_turn(&session.id, line, vec![]).await.unwrap();
+    }
+    desk.finalize_report(&session.id, Default::default())
+        .await
+        .unwrap();
+    assert_eq!(desk.store().reports(&session.id).await.unwrap().len(), 2);
+    let js = export(&desk, &session.id, "json").await;
+    let doc: Value = serde_json::from_str(js["content"].as_str().unwrap()).unwrap();
+    let lines = doc["sections"][0]["complaints"].as_array().unwrap();
+    assert_eq!(lines.len(), 2, "{doc:#}");
+    assert!(lines[0]["cause"].as_str().unwrap().contains("fuse"));
+    assert!(lines[1]["complaint"]
+        .as_str()
+        .unwrap()
+        .contains("no hot water"));
+    assert_eq!(lines[1]["cause"], "Not diagnosed this visit.");
+    assert_eq!(lines[1]["labor_total"], "0.0");
+    assert_eq!(lines[1]["parts"], json!([]));
+
+    let out = export(&desk, &session.id, "pdf").await;
+    let pdf = base64::engine::general_purpose::STANDARD
+        .decode(out["content"].as_str().unwrap())
+        .unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let path = work.path().join("report.pdf");
+    std::fs::write(&path, &pdf).unwrap();
+    let text = pdf_text(&path);
+    for want in ["Complaint 2", "no hot water", "Not diagnosed this visit."] {
+        assert!(
+            text.contains(want),
+            "{want:?} missing from the PDF text:\n{text}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn a_missing_photo_is_said_on_the_page_instead_of_failing_the_pdf() {
     let dir = tempfile::tempdir().unwrap();

@@ -231,6 +231,9 @@ pub struct Phrases {
     pub complaint_closed: &'static str,
     /// After an isolation, when another complaint of the visit waits.
     pub next_complaint_offer: &'static str,
+    /// After moving on to the next complaint on a report request: how to
+    /// have the report written without it.
+    pub report_without_next: &'static str,
     /// Before a cause the technician stated in their own words.
     pub stated_cause: &'static str,
     pub stated_correction: &'static str,
@@ -306,6 +309,7 @@ static EN: Phrases = Phrases {
     complaint_queued: "Second complaint noted; we take it once this one is isolated",
     complaint_closed: "isolated, kept for the report. Next complaint:",
     next_complaint_offer: "Another complaint of this visit is waiting: say \"next\" (or ask for the report) to go on to it",
+    report_without_next: "(To write the report without this complaint, ask for the report again: it will be listed as not diagnosed.)",
     stated_cause: "Cause, in your words",
     stated_correction: "Correction",
     stated_pending: "Repair of the stated cause, then verify operation.",
@@ -367,6 +371,7 @@ static ES: Phrases = Phrases {
     complaint_queued: "Anoto la segunda queja; la vemos cuando aislemos esta",
     complaint_closed: "aislado, queda para el reporte. Siguiente queja:",
     next_complaint_offer: "Hay otra queja de esta visita pendiente: diga \"siguiente\" (o pida el reporte) para seguir con ella",
+    report_without_next: "(Para hacer el reporte sin esta queja, pida el reporte otra vez: quedará como no diagnosticada.)",
     stated_cause: "Causa, en sus palabras",
     stated_correction: "Corrección",
     stated_pending: "Reparar la causa indicada y verificar el funcionamiento.",
@@ -427,6 +432,7 @@ static RU: Phrases = Phrases {
     complaint_queued: "Вторую жалобу записал; займёмся ею, когда найдём причину этой",
     complaint_closed: "причина найдена, войдёт в отчёт. Следующая жалоба:",
     next_complaint_offer: "Есть ещё жалоба по этому визиту: напишите «дальше» (или попросите отчёт), чтобы перейти к ней",
+    report_without_next: "(Чтобы составить отчёт без этой жалобы, попросите отчёт ещё раз: она будет указана как не диагностированная.)",
     stated_cause: "Причина, с ваших слов",
     stated_correction: "Устранение",
     stated_pending: "Устранить указанную причину и проверить работу.",

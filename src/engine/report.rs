@@ -61,6 +61,10 @@ pub struct Headings {
     no_photos: &'static str,
     repair_done: &'static str,
     unverified: &'static str,
+    /// The cause of a complaint line the visit did not diagnose.
+    not_diagnosed: &'static str,
+    /// Its correction.
+    no_repair: &'static str,
 }
 
 pub fn headings(lang: &str) -> Headings {
@@ -77,6 +81,8 @@ pub fn headings(lang: &str) -> Headings {
             no_photos: "Ninguna adjunta.",
             repair_done: "Reparación realizada y funcionamiento verificado.",
             unverified: "Revisiones no verificadas",
+            not_diagnosed: "No se diagnosticó en esta visita.",
+            no_repair: "No se realizó ninguna reparación.",
         },
         "ru" => Headings {
             complaint: "Жалоба",
@@ -90,6 +96,8 @@ pub fn headings(lang: &str) -> Headings {
             no_photos: "Не приложены.",
             repair_done: "Ремонт выполнен, работа проверена.",
             unverified: "Не подтверждённые проверки",
+            not_diagnosed: "Не диагностировалось в этот визит.",
+            no_repair: "Ремонт не выполнялся.",
         },
         _ => Headings {
             complaint: "Complaint",
@@ -103,8 +111,15 @@ pub fn headings(lang: &str) -> Headings {
             no_photos: "None attached.",
             repair_done: "Repair performed and operation verified.",
             unverified: "Checks not verified",
+            not_diagnosed: "Not diagnosed this visit.",
+            no_repair: "No repair performed.",
         },
     }
+}
+
+/// The cause a report gives a complaint line the visit did not diagnose.
+pub fn not_diagnosed(lang: &str) -> &'static str {
+    headings(lang).not_diagnosed
 }
 
 /// What a technician rewrote in the report before finalizing it: the 3C
@@ -183,9 +198,11 @@ pub struct ComplaintInput<'a> {
 }
 
 /// What a report is written from: the visit's complaint lines in order,
-/// and the photos of the session.
+/// the lines it did not diagnose (their complaint in English and in the
+/// session language), and the photos of the session.
 pub struct ReportInput<'a> {
     pub lines: Vec<ComplaintInput<'a>>,
+    pub undiagnosed: Vec<(String, String)>,
     pub photos: &'a [PhotoRef],
 }
 
@@ -245,6 +262,25 @@ fn line_block(r: &ComplaintInput<'_>, lang: &str, complaint: &str, edits: &Secti
     out
 }
 
+/// A complaint line the visit did not diagnose: its complaint, a cause and
+/// correction saying so, and no labor (a claim line with nothing to pay).
+fn undiagnosed_block(lang: &str, complaint: &str) -> String {
+    let h = headings(lang);
+    format!(
+        "{}:\n{complaint}\n\n{}:\n{}\n\n{}:\n{}\n\n{}:\n{}: {} {}\n\n{}:\n\n",
+        h.complaint,
+        h.cause,
+        h.not_diagnosed,
+        h.correction,
+        h.no_repair,
+        h.labor,
+        h.total,
+        fmt_tenths(0),
+        h.hr,
+        h.parts
+    )
+}
+
 fn photos_block(photos: &[PhotoRef], lang: &str) -> String {
     let h = headings(lang);
     let mut out = format!("{}:\n", h.photos);
@@ -273,6 +309,9 @@ pub fn render(r: &ReportInput<'_>, language: &str) -> String {
     for line in &r.lines {
         out.push_str(&line_block(line, "en", &line.complaint, &line.edits.en));
     }
+    for (complaint, _) in &r.undiagnosed {
+        out.push_str(&undiagnosed_block("en", complaint));
+    }
     out.push_str(&photos_block(r.photos, "en"));
     if language != "en" {
         out.push('\n');
@@ -285,6 +324,9 @@ pub fn render(r: &ReportInput<'_>, language: &str) -> String {
                 &line.complaint_translated,
                 &line.edits.translation,
             ));
+        }
+        for (_, complaint) in &r.undiagnosed {
+            out.push_str(&undiagnosed_block(language, complaint));
         }
         out.push_str(&photos_block(r.photos, language));
     }
@@ -538,6 +580,7 @@ mod tests {
                             unverified: vec!["check a".into()],
                             edits: &edits,
                         }],
+                        undiagnosed: vec![],
                         photos: &photos,
                     };
                     let body = render(&input, lang);
@@ -619,6 +662,7 @@ mod tests {
                 line(fan, f1, "Roof fan does not run."),
                 line(wh, f2, "Water heater does not light."),
             ],
+            undiagnosed: vec![],
             photos: &[],
         };
         let doc = parse(&render(&input, "es"), "es");
@@ -638,6 +682,52 @@ mod tests {
                 b.labor_total.as_deref(),
                 Some(fmt_tenths(f2.labor_tenths()).as_str())
             );
+            assert!(block.other.is_empty(), "{:?}", block.other);
+        }
+    }
+
+    /// A line the visit did not diagnose follows the diagnosed ones with its
+    /// own complaint, a cause and correction saying so, no parts and zero
+    /// labor, in both languages; the diagnosed line is unchanged.
+    #[test]
+    fn a_line_not_diagnosed_reads_back_after_the_diagnosed_ones() {
+        let c = Catalog::embedded().unwrap();
+        let fan = c.get("dc_12v").unwrap();
+        let f1 = &fan.findings[0];
+        let edits = ReportEdits::default();
+        let input = ReportInput {
+            lines: vec![ComplaintInput {
+                procedure: fan,
+                finding: f1.clone(),
+                complaint: "Roof fan does not run.".into(),
+                complaint_translated: "El ventilador no funciona.".into(),
+                labor_tenths: f1.labor_tenths(),
+                repair_done: true,
+                unverified: vec![],
+                edits: &edits,
+            }],
+            undiagnosed: vec![(
+                "Water heater does not light.".into(),
+                "El calentador de agua no prende.".into(),
+            )],
+            photos: &[],
+        };
+        let doc = parse(&render(&input, "es"), "es");
+        for (block, lang) in doc.blocks.iter().zip(["en", "es"]) {
+            let h = headings(lang);
+            let [a, b] = &block.complaints[..] else {
+                panic!("{lang}: {:?}", block.complaints)
+            };
+            assert_eq!(a.cause, f1.cause.get(lang));
+            assert!(b.complaint.starts_with(if lang == "en" {
+                "Water heater does not light."
+            } else {
+                "El calentador de agua no prende."
+            }));
+            assert_eq!(b.cause, h.not_diagnosed);
+            assert_eq!(b.correction, h.no_repair);
+            assert!(b.parts.is_empty() && b.labor.is_empty());
+            assert_eq!(b.labor_total.as_deref(), Some("0.0"));
             assert!(block.other.is_empty(), "{:?}", block.other);
         }
     }

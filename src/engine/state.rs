@@ -243,6 +243,11 @@ pub struct SessionState {
     /// one is the last block of the report.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub closed_complaints: Vec<ClosedComplaint>,
+    /// Complaint lines of this visit written up as not diagnosed (the
+    /// technician asked for the report before any of them was started), as
+    /// `system:symptom`, in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub undiagnosed_complaints: Vec<String>,
 }
 
 impl Default for SessionState {
@@ -274,6 +279,7 @@ impl Default for SessionState {
             report_edits: Default::default(),
             queued_complaints: Vec::new(),
             closed_complaints: Vec::new(),
+            undiagnosed_complaints: Vec::new(),
             pending_confirmation: None,
         }
     }
@@ -288,9 +294,12 @@ impl SessionState {
     }
 
     /// The report can be written: the cause is isolated (a reported repair
-    /// isolates its finding too). The engine and the app's view both ask this.
+    /// isolates its finding too), or no complaint is open and at least one
+    /// line of the visit was closed. The engine and the app's view both ask
+    /// this.
     pub fn report_ready(&self) -> bool {
         self.isolation.complete
+            || (self.active_procedure.is_none() && !self.closed_complaints.is_empty())
     }
 
     pub fn to_json(&self) -> String {

@@ -88,7 +88,8 @@ pub struct SessionView {
     pub escalation_reason: Option<String>,
     pub report_ready: bool,
     pub quick_answers: Vec<QuickAnswer>,
-    /// The visit's other complaint lines: the closed ones, then the queued.
+    /// The visit's other complaint lines: the closed ones (those set aside
+    /// as not diagnosed among them), then the queued.
     pub other_complaints: Vec<ComplaintLineView>,
 }
 
@@ -193,7 +194,13 @@ fn other_complaints(catalog: &Catalog, st: &SessionState) -> Vec<ComplaintLineVi
         let (system, symptom) = key.split_once(':')?;
         line(system, Some(symptom), None, false)
     });
-    closed.chain(queued).collect()
+    // Set aside for the report: closed, with the report's own words as cause.
+    let undiagnosed = st.undiagnosed_complaints.iter().filter_map(|key| {
+        let (system, symptom) = key.split_once(':')?;
+        let cause = super::report::not_diagnosed(lang).to_string();
+        line(system, Some(symptom), Some(cause), true)
+    });
+    closed.chain(undiagnosed).chain(queued).collect()
 }
 
 /// The answers the extractor understands for a step of this kind, in the

@@ -277,6 +277,9 @@ impl<'a> Turn<'a> {
 
     pub(super) fn report_request(&mut self) -> (&'static str, TransitionId, Reply) {
         let Some(p) = self.proc() else {
+            if self.st.report_ready() {
+                return self.write_report(None);
+            }
             let text = phrases(&self.lang()).not_ready.to_string();
             return (
                 "REPORT_REQUEST",
@@ -296,6 +299,17 @@ impl<'a> Turn<'a> {
                 let _ = self.stated_repair(p, extract::repair_done(p, &text));
             }
         }
+        // Asked for the report on a line nothing has been found in yet, after
+        // another line of the visit was closed (the customer declined the
+        // rest, or it waits for parts): the closed lines are written up and
+        // this one, with any still queued, is listed as not diagnosed.
+        if !self.st.report_ready()
+            && !self.st.closed_complaints.is_empty()
+            && !self.st.facts.iter().any(Fact::is_current)
+        {
+            self.set_aside_undiagnosed(p);
+            return self.write_report(None);
+        }
         if !self.st.report_ready() {
             let l = phrases(&self.lang());
             let lead = l.not_ready.to_string();
@@ -307,13 +321,60 @@ impl<'a> Turn<'a> {
             return ("REPORT_REQUEST", TransitionId::T10Boundary, reply);
         }
         // The current complaint is closed; the next one of the visit is
-        // diagnosed before the report covers them all.
+        // diagnosed before the report covers them all, unless the report is
+        // asked for again before anything is found in it.
         if !self.st.queued_complaints.is_empty() {
-            return self.next_complaint(p);
+            let (intent, transition, mut reply) = self.next_complaint(p);
+            reply.text.push('\n');
+            reply
+                .text
+                .push_str(phrases(&self.lang()).report_without_next);
+            return (intent, transition, reply);
         }
         let finding = self.isolated(p).expect("report-ready means a finding");
+        self.write_report(Some((p, finding)))
+    }
+
+    /// The open complaint and the queued ones become lines the report lists
+    /// as not diagnosed; no complaint is open afterwards.
+    fn set_aside_undiagnosed(&mut self, p: &Procedure) {
+        let current = self
+            .st
+            .symptom
+            .as_ref()
+            .map(|symptom| format!("{}:{symptom}", p.system));
+        let queued = std::mem::take(&mut self.st.queued_complaints);
+        for key in current.into_iter().chain(queued) {
+            if !self.st.undiagnosed_complaints.contains(&key) {
+                self.st.undiagnosed_complaints.push(key);
+            }
+        }
+        self.trace.push(format!(
+            "report asked before anything was found in `{}`: written up as not diagnosed",
+            p.system
+        ));
+        self.clear_diagnosis();
+        self.st.mode = Mode::Diagnostic;
+    }
+
+    /// The report of the visit: every closed line, then the current one
+    /// (with its finding) when there is one, then the lines not diagnosed.
+    fn write_report(
+        &mut self,
+        current: Option<(&Procedure, crate::engine::catalog::Finding)>,
+    ) -> (&'static str, TransitionId, Reply) {
+        // With no line open, edits made before finalizing belong to the
+        // last diagnosed line, as they belong to the open one otherwise.
+        if current.is_none() && !self.st.report_edits.is_empty() {
+            if let Some(last) = self.st.closed_complaints.last_mut() {
+                let edits = std::mem::take(&mut self.st.report_edits);
+                last.report_edits.en.merge(edits.en);
+                last.report_edits.translation.merge(edits.translation);
+            }
+        }
         let lang = self.lang();
         let mut lines = Vec::new();
+        let mut citations = Vec::new();
         for closed in &self.st.closed_complaints {
             let Some(cp) = self.engine.catalog.get(&closed.system) else {
                 continue;
@@ -323,6 +384,7 @@ impl<'a> Turn<'a> {
             };
             let (complaint, complaint_translated) =
                 self.complaint_texts(cp, closed.symptom.as_deref(), lines.is_empty());
+            citations.push(format!("procedure:{}#{}", cp.system, f.id));
             lines.push(report::ComplaintInput {
                 procedure: cp,
                 finding: f.into_owned(),
@@ -334,20 +396,34 @@ impl<'a> Turn<'a> {
                 edits: &closed.report_edits,
             });
         }
-        let (complaint, complaint_translated) =
-            self.complaint_texts(p, self.st.symptom.as_deref(), lines.is_empty());
-        lines.push(report::ComplaintInput {
-            procedure: p,
-            finding: finding.clone(),
-            complaint,
-            complaint_translated,
-            labor_tenths: self.labor_tenths(&finding),
-            repair_done: self.st.repair_done,
-            unverified: self.st.open_steps.clone(),
-            edits: &self.st.report_edits,
-        });
+        if let Some((p, finding)) = current {
+            let (complaint, complaint_translated) =
+                self.complaint_texts(p, self.st.symptom.as_deref(), lines.is_empty());
+            citations = vec![format!("procedure:{}#{}", p.system, finding.id)];
+            lines.push(report::ComplaintInput {
+                procedure: p,
+                finding: finding.clone(),
+                complaint,
+                complaint_translated,
+                labor_tenths: self.labor_tenths(&finding),
+                repair_done: self.st.repair_done,
+                unverified: self.st.open_steps.clone(),
+                edits: &self.st.report_edits,
+            });
+        }
+        let undiagnosed = self
+            .st
+            .undiagnosed_complaints
+            .iter()
+            .filter_map(|key| {
+                let (system, symptom) = key.split_once(':')?;
+                let cp = self.engine.catalog.get(system)?;
+                Some(self.complaint_texts(cp, Some(symptom), false))
+            })
+            .collect();
         let input = ReportInput {
             lines,
+            undiagnosed,
             photos: &self.ctx.photos,
         };
         let text = report::render(&input, &lang);
@@ -356,6 +432,7 @@ impl<'a> Turn<'a> {
         self.report = Some((self.st.report_revision, text.clone()));
         self.trace
             .push(format!("report revision {}", self.st.report_revision));
+        citations.truncate(1);
         (
             "REPORT_REQUEST",
             TransitionId::D7Report,
@@ -363,7 +440,7 @@ impl<'a> Turn<'a> {
                 kind: ReplyKind::Report,
                 text,
                 step_id: None,
-                citations: vec![format!("procedure:{}#{}", p.system, finding.id)],
+                citations,
             },
         )
     }
@@ -412,17 +489,7 @@ impl<'a> Turn<'a> {
         let key = self.st.queued_complaints.remove(0);
         self.trace
             .push(format!("complaint closed: {}; next: {key}", p.system));
-        self.st.completed_steps.clear();
-        self.st.hypotheses.clear();
-        self.st.contradictions.clear();
-        self.st.isolation = Default::default();
-        self.st.repair_done = false;
-        self.st.labor = Default::default();
-        self.st.escalation = Default::default();
-        self.st.asked.clear();
-        self.st.active_step = None;
-        self.st.active_procedure = None;
-        self.st.symptom = None;
+        self.clear_diagnosis();
         let next = key.split_once(':').and_then(|(system, symptom)| {
             let pi = self
                 .engine
@@ -447,5 +514,25 @@ impl<'a> Turn<'a> {
         let l = phrases(&self.lang());
         reply.text = format!("{done}: {}\n{}", l.complaint_closed, reply.text);
         ("NEW_COMPLAINT", transition, reply)
+    }
+
+    /// Leaves no complaint open: the diagnosis of the current one (its
+    /// steps, facts, isolation, labor and escalation) is cleared; what a
+    /// closed line keeps was taken out before.
+    fn clear_diagnosis(&mut self) {
+        self.st.completed_steps.clear();
+        self.st.open_steps.clear();
+        self.st.facts.clear();
+        self.st.report_edits = Default::default();
+        self.st.hypotheses.clear();
+        self.st.contradictions.clear();
+        self.st.isolation = Default::default();
+        self.st.repair_done = false;
+        self.st.labor = Default::default();
+        self.st.escalation = Default::default();
+        self.st.asked.clear();
+        self.st.active_step = None;
+        self.st.active_procedure = None;
+        self.st.symptom = None;
     }
 }

@@ -223,6 +223,9 @@ impl<'a> Turn<'a> {
             .push(format!("symptom `{}` of `{}` matched", s.id, p.system));
         self.st.active_procedure = Some(p.system.clone());
         self.st.symptom = Some(s.id.clone());
+        // A line set aside as not diagnosed is diagnosed after all.
+        let key = format!("{}:{}", p.system, s.id);
+        self.st.undiagnosed_complaints.retain(|k| *k != key);
         self.st.mode = Mode::Diagnostic;
         self.st.submode = Submode::Main;
         self.st.topic_stack.clear();
