@@ -134,6 +134,33 @@ fn follows_abbreviation(text: &str, start: usize, sep: &str) -> bool {
 }
 
 pattern!(
+    /// "…, el del ventilador quemado", "…, the one on the fan is blown": a
+    /// clause that names its part by pointing back at the one before it.
+    ELLIPSIS,
+    r"^(?:el|la|los|las|the ones?|the other ones?)\s+((?:de|del|on|at|in|for|by|of|near)\b)"
+);
+pattern!(
+    PREPOSITION,
+    r"^(?:de|del|on|at|in|for|by|of|near|в|на|у|для)$"
+);
+
+/// An elliptical clause read with the head noun of the part the clause
+/// before it named: "el del ventilador quemado" after "fusible del panel"
+/// is "fusible del ventilador quemado"; "the one on the fan is blown" after
+/// "panel fuse" is "fuse on the fan is blown".
+fn resolve_ellipsis(clause: &str, antecedent: &str) -> Option<String> {
+    let rest = ELLIPSIS.captures(clause)?.get(1)?.start();
+    let words: Vec<&str> = antecedent.split_whitespace().collect();
+    // Head-first names ("fusible del panel", "fuse on the fan") keep the
+    // words before their preposition; head-last ones ("panel fuse") the last.
+    let head = match words.iter().position(|w| PREPOSITION.is_match(w)) {
+        Some(0) | None => words.last()?.to_string(),
+        Some(i) => words[..i].join(" "),
+    };
+    Some(format!("{head} {}", &clause[rest..]))
+}
+
+pattern!(
     /// A negator in the few words before a match reverses it ("doesn't run",
     /// "never cycles off", "не запускается", "no arranca").
     NEGATOR,
@@ -451,11 +478,18 @@ pub fn step_answers(
     // One number in the whole message: an unlabelled one in a longer clause
     // may be the asked step's reading.
     let sole_number = reading_numbers(text) == 1;
+    // The words the last clause that named a step used for its part.
+    let mut antecedent: Option<String> = None;
     for clause in parts {
         let offset = clause.as_ptr() as usize - text.as_ptr() as usize;
+        let clause_end = offset + clause.len();
         if understand::in_question(&questions, offset) || REJECTED_VALUE.is_match(clause) {
             continue;
         }
+        let resolved = antecedent
+            .as_deref()
+            .and_then(|a| resolve_ellipsis(clause, a));
+        let clause = resolved.as_deref().unwrap_or(clause);
         // "No, perdón, el límite está abierto": the "no" that opens a
         // correction takes back the earlier statement; it answers nothing.
         if correcting
@@ -533,9 +567,16 @@ pub fn step_answers(
             && component_named(proc, clause).is_none();
         if inherited {
             named = prev_named.clone();
+        } else if let Some(&(_, i)) = named.first() {
+            let step = &proc.steps[i];
+            antecedent = step
+                .component
+                .and_then(|c| proc.components[c].names.longest_span(clause))
+                .or_else(|| step.subject.longest_span(clause))
+                .map(|(a, b)| clause[a..b].to_string());
         }
         prev_named = named.clone();
-        prev_end = offset + clause.len();
+        prev_end = clause_end;
         let mut answered = None;
         for (_, i) in &named {
             // An inherited subject answers only by the step's own words or a
@@ -1032,7 +1073,43 @@ pub fn steps_named(proc: &Procedure, text: &str) -> Vec<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::clauses;
+    use super::{clauses, resolve_ellipsis};
+
+    #[test]
+    fn an_elliptical_clause_takes_the_head_noun_of_the_part_before_it() {
+        let cases = [
+            (
+                "el del ventilador quemado",
+                "fusible del panel",
+                Some("fusible del ventilador quemado"),
+            ),
+            (
+                "the one on the fan is blown",
+                "panel fuse",
+                Some("fuse on the fan is blown"),
+            ),
+            (
+                "the ones at the jacks are dry",
+                "hose fittings",
+                Some("fittings at the jacks are dry"),
+            ),
+            (
+                "la de la cocina no tiene",
+                "toma de corriente",
+                Some("toma de la cocina no tiene"),
+            ),
+            // Not elliptical, or nothing to point back at: read as written.
+            ("el ventilador no jala", "fusible del panel", None),
+            ("the other one is fine", "panel fuse", None),
+        ];
+        for (clause, antecedent, want) in cases {
+            assert_eq!(
+                resolve_ellipsis(clause, antecedent).as_deref(),
+                want,
+                "{clause:?} after {antecedent:?}"
+            );
+        }
+    }
 
     #[test]
     fn clauses_keep_decimal_commas_and_abbreviations() {
