@@ -11,7 +11,7 @@ use crate::sync_seed;
 use std::collections::HashMap;
 use std::time::Duration;
 
-use serde_json::Value;
+use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 use servicedesk::api;
@@ -399,6 +399,113 @@ async fn a_chat_finalize_queues_photos_before_the_report_once_each() {
         (draft["revision"].as_i64(), draft["mode"].as_str()),
         (Some(1), Some("draft"))
     );
+}
+
+/// The payloads of a session's queued report revisions, oldest first.
+async fn queued_reports(desk: &Desk, session_id: &str) -> Vec<Value> {
+    let rows: Vec<(String,)> = sqlx::query_as(
+        "SELECT payload FROM outbox WHERE session_id = ? AND kind = 'report' ORDER BY seq",
+    )
+    .bind(session_id)
+    .fetch_all(desk.store().pool())
+    .await
+    .unwrap();
+    rows.iter()
+        .map(|(p,)| serde_json::from_str(p).unwrap())
+        .collect()
+}
+
+/// A visit with two complaint lines reaches the portal with both (warranty
+/// claims are filed per line): `lines` in report order, each with its own
+/// cause, labor lines and parts; the top-level 3C is the first line's. An
+/// edit made before finalizing is the first line's, the one the app shows,
+/// in the report and in the payload alike; the second line keeps its words.
+#[tokio::test]
+async fn a_two_complaint_report_reaches_the_portal_with_both_lines() {
+    use servicedesk::engine::report::{ReportEdits, SectionEdits};
+    let dir = tempfile::tempdir().unwrap();
+    let desk = Desk::open(dir.path()).await.unwrap();
+    let s = desk
+        .new_session(NewSession {
+            complaint: "roof fan does not run".into(),
+            customer: None,
+            technician: Some("Sam".into()),
+            language: Some("en".into()),
+            unit: Unit::default(),
+        })
+        .await
+        .unwrap();
+    for line in [
+        "the roof fan does not work",
+        "also the water heater wont make hot water on gas",
+        "the panel fuse is blown",
+        "next",
+        "12.6 at the board",
+        "no spark",
+        "electrode ceramic is cracked",
+    ] {
+        desk.chat_turn(&s.id, line, vec![]).await.unwrap();
+    }
+    let edits = ReportEdits {
+        en: SectionEdits {
+            cause: Some("Panel fuse blown by a pinched fan lead.".into()),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    desk.finalize_report(&s.id, edits).await.unwrap();
+    let report = queued_reports(&desk, &s.id).await.pop().unwrap();
+    let lines = report["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 2, "{report:#}");
+    assert_eq!(lines[0]["cause"], "Panel fuse blown by a pinched fan lead.");
+    assert_eq!(report["cause"], lines[0]["cause"]);
+    assert!(lines[1]["complaint"]
+        .as_str()
+        .unwrap()
+        .contains("no hot water"));
+    assert!(lines[1]["cause"].as_str().unwrap().contains("electrode"));
+    let op = lines[1]["labor"]["lines"][0]["op_code"].as_str().unwrap();
+    assert!(op.starts_with("water_heater."), "{op}");
+    assert!(!lines[1]["parts"].as_array().unwrap().is_empty());
+
+    let reports = desk.store().reports(&s.id).await.unwrap();
+    let body = &reports.last().unwrap().2;
+    let doc = servicedesk::engine::report::parse(body, "en");
+    let blocks = &doc.blocks[0].complaints;
+    assert_eq!(blocks[0].cause, "Panel fuse blown by a pinched fan lead.");
+    assert!(blocks[1].cause.contains("electrode"), "{body}");
+}
+
+/// A line the visit did not diagnose goes to the portal as such: its
+/// complaint, a cause saying it was not diagnosed, no labor lines, no parts.
+#[tokio::test]
+async fn a_declined_line_reaches_the_portal_as_not_diagnosed() {
+    let dir = tempfile::tempdir().unwrap();
+    let desk = Desk::open(dir.path()).await.unwrap();
+    let s = fan_fuse_report_with_a_photo(&desk).await;
+    // One line, one report: the payload has that line alone.
+    let first = queued_reports(&desk, &s.id).await.pop().unwrap();
+    assert_eq!(first["lines"].as_array().unwrap().len(), 1);
+    assert_eq!(first["lines"][0]["cause"], first["cause"]);
+    for line in [
+        "also the water heater wont make hot water on gas",
+        "write it up",
+        "customer declined the water heater, write it up",
+    ] {
+        desk.chat_turn(&s.id, line, vec![]).await.unwrap();
+    }
+    let report = queued_reports(&desk, &s.id).await.pop().unwrap();
+    let lines = report["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 2, "{report:#}");
+    assert!(lines[0]["cause"].as_str().unwrap().contains("fuse"));
+    assert!(lines[1]["complaint"]
+        .as_str()
+        .unwrap()
+        .contains("no hot water"));
+    assert_eq!(lines[1]["cause"], "Not diagnosed this visit.");
+    assert_eq!(lines[1]["labor"]["hours"], "0.00");
+    assert_eq!(lines[1]["labor"]["lines"], json!([]));
+    assert_eq!(lines[1]["parts"], json!([]));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -122,6 +122,11 @@ pub fn not_diagnosed(lang: &str) -> &'static str {
     headings(lang).not_diagnosed
 }
 
+/// The correction a report gives such a line.
+pub fn no_repair(lang: &str) -> &'static str {
+    headings(lang).no_repair
+}
+
 /// What a technician rewrote in the report before finalizing it: the 3C
 /// paragraphs of the English block and of the translation. Kept in the
 /// session state so every later revision keeps their words.

@@ -127,6 +127,8 @@ pub struct ClosedComplaint {
     pub repair_done: bool,
     /// The labor of its block, in tenths of an hour.
     pub labor_tenths: u32,
+    /// Whether that labor was confirmed, skipped or left a draft.
+    pub labor_status: LaborStatus,
     /// Steps that could not be verified.
     pub unverified: Vec<String>,
     /// The facts its diagnosis recorded.

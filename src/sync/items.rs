@@ -6,8 +6,8 @@
 
 use serde_json::{json, Value};
 
-use crate::engine::catalog::{fmt_tenths, parse_tenths, Catalog};
-use crate::engine::report::labor_lines;
+use crate::engine::catalog::{fmt_tenths, parse_tenths, Catalog, Finding, Procedure};
+use crate::engine::report::{labor_lines, no_repair, not_diagnosed, SectionEdits};
 use crate::engine::state::{LaborStatus, SessionState};
 use crate::store::{NewOutboxItem, Session};
 
@@ -86,15 +86,20 @@ fn unit_json(session: &Session) -> Value {
     })
 }
 
-/// A report revision's item (the photos it references go before it).
+/// A report revision's item (the photos it references go before it). The
+/// top-level 3C, labor and parts are the first complaint line's (a visit's
+/// only one, usually); `lines` carries every line of the visit, since
+/// warranty claims are filed per line.
 pub fn report_item(
     session: &Session,
     revision: u32,
-    fields: &ReportFields,
+    lines: &[ReportFields],
     photos: &[PhotoItem],
     finalized_at: &str,
 ) -> NewOutboxItem {
     let id = report_id(&session.id);
+    let empty = ReportFields::default();
+    let fields = lines.first().unwrap_or(&empty);
     NewOutboxItem {
         kind: KIND_REPORT.into(),
         target: format!("/api/v1/reports/{id}"),
@@ -108,6 +113,10 @@ pub fn report_item(
             "correction": fields.correction,
             "labor": fields.labor,
             "parts": fields.parts,
+            "lines": lines.iter().map(|l| json!({
+                "complaint": l.complaint, "cause": l.cause, "correction": l.correction,
+                "labor": l.labor, "parts": l.parts,
+            })).collect::<Vec<_>>(),
             "attachments": photos.iter().map(|p| json!({
                 "sha256": p.sha256, "filename": p.file_name, "mime": p.mime, "caption": p.caption,
             })).collect::<Vec<_>>(),
@@ -175,12 +184,83 @@ fn hours2(tenths: u32) -> String {
     format!("{}0", fmt_tenths(tenths))
 }
 
-/// The report's 3C fields: the session's procedure and finding in English,
-/// the labor lines scaled to the hours in force, and the technician's own
-/// wording wherever they edited the report before finalizing.
-pub fn report_fields(catalog: &Catalog, session: &Session, state: &SessionState) -> ReportFields {
-    let mut fields = catalog_fields(catalog, session, state);
-    let edits = &state.report_edits.en;
+/// The report's complaint lines for the portal, in report order: the lines
+/// already closed, the open one, then those written up as not diagnosed.
+/// Each has its procedure and finding in English, its labor lines scaled to
+/// its hours, and the technician's own wording wherever they edited it.
+pub fn report_lines(
+    catalog: &Catalog,
+    session: &Session,
+    state: &SessionState,
+) -> Vec<ReportFields> {
+    let mut lines = Vec::new();
+    for closed in &state.closed_complaints {
+        let procedure = catalog.get(&closed.system);
+        let finding = procedure.and_then(|p| closed.isolation.finding_in(p));
+        let complaint = complaint_en(procedure, closed.symptom.as_deref(), || {
+            lines.is_empty().then(|| session.complaint.clone())
+        });
+        let fields = line_fields(
+            procedure.zip(finding.as_deref()),
+            complaint,
+            closed.labor_status,
+            Some(closed.labor_tenths),
+        );
+        lines.push(with_edits(fields, &closed.report_edits.en));
+    }
+    let procedure = state
+        .active_procedure
+        .as_deref()
+        .and_then(|p| catalog.get(p));
+    if procedure.is_some() || lines.is_empty() {
+        let finding = procedure.and_then(|p| state.isolation.finding_in(p));
+        let complaint = complaint_en(procedure, state.symptom.as_deref(), || {
+            lines.is_empty().then(|| session.complaint.clone())
+        });
+        let confirmed = state
+            .labor
+            .confirmed_hours
+            .as_deref()
+            .and_then(parse_tenths);
+        let fields = line_fields(
+            procedure.zip(finding.as_deref()),
+            complaint,
+            state.labor.status,
+            confirmed,
+        );
+        lines.push(with_edits(fields, &state.report_edits.en));
+    }
+    for key in &state.undiagnosed_complaints {
+        let Some((system, symptom)) = key.split_once(':') else {
+            continue;
+        };
+        lines.push(ReportFields {
+            complaint: complaint_en(catalog.get(system), Some(symptom), || None),
+            cause: not_diagnosed("en").to_string(),
+            correction: no_repair("en").to_string(),
+            labor: json!({"mode": labor_mode(LaborStatus::Skipped), "hours": hours2(0), "rate": null, "lines": []}),
+            parts: Vec::new(),
+        });
+    }
+    lines
+}
+
+/// A line's complaint in English: its symptom's, else `otherwise` (the
+/// writer's words for the visit's first line), else nothing.
+fn complaint_en(
+    procedure: Option<&Procedure>,
+    symptom: Option<&str>,
+    otherwise: impl FnOnce() -> Option<String>,
+) -> String {
+    procedure
+        .zip(symptom)
+        .and_then(|(p, s)| p.symptoms.iter().find(|x| x.id == s))
+        .map(|s| s.complaint.get("en").to_string())
+        .or_else(otherwise)
+        .unwrap_or_default()
+}
+
+fn with_edits(mut fields: ReportFields, edits: &SectionEdits) -> ReportFields {
     if let Some(text) = &edits.complaint {
         fields.complaint = text.clone();
     }
@@ -193,34 +273,22 @@ pub fn report_fields(catalog: &Catalog, session: &Session, state: &SessionState)
     fields
 }
 
-fn catalog_fields(catalog: &Catalog, session: &Session, state: &SessionState) -> ReportFields {
-    let procedure = state
-        .active_procedure
-        .as_deref()
-        .and_then(|p| catalog.get(p));
-    let finding = procedure.and_then(|p| state.isolation.finding_in(p));
-    let complaint = procedure
-        .and_then(|p| {
-            state
-                .symptom
-                .as_deref()
-                .and_then(|s| p.symptoms.iter().find(|x| x.id == s))
-        })
-        .map(|s| s.complaint.get("en").to_string())
-        .unwrap_or_else(|| session.complaint.clone());
-    let Some((p, f)) = procedure.zip(finding.as_deref()) else {
+/// One line's fields from its finding; `hours` when the technician
+/// confirmed them (or the line kept its own), else the finding's estimate.
+fn line_fields(
+    found: Option<(&Procedure, &Finding)>,
+    complaint: String,
+    status: LaborStatus,
+    hours: Option<u32>,
+) -> ReportFields {
+    let Some((p, f)) = found else {
         return ReportFields {
             complaint,
-            labor: json!({"mode": labor_mode(state.labor.status), "hours": null, "rate": null, "lines": []}),
+            labor: json!({"mode": labor_mode(status), "hours": null, "rate": null, "lines": []}),
             ..Default::default()
         };
     };
-    let total = state
-        .labor
-        .confirmed_hours
-        .as_deref()
-        .and_then(parse_tenths)
-        .unwrap_or_else(|| f.labor_tenths());
+    let total = hours.unwrap_or_else(|| f.labor_tenths());
     let lines: Vec<Value> = labor_lines(f, total, "en")
         .into_iter()
         .enumerate()
@@ -237,7 +305,7 @@ fn catalog_fields(catalog: &Catalog, session: &Session, state: &SessionState) ->
         cause: f.cause.get("en").to_string(),
         correction: f.correction.get("en").to_string(),
         labor: json!({
-            "mode": labor_mode(state.labor.status),
+            "mode": labor_mode(status),
             "hours": hours2(total),
             "rate": null,
             "lines": lines,
@@ -268,8 +336,8 @@ pub fn for_turn(
     }
     if let Some(revision) = report_revision {
         items.extend(photos.iter().map(attachment_item));
-        let fields = report_fields(catalog, session, after);
-        items.push(report_item(session, revision, &fields, photos, &at));
+        let lines = report_lines(catalog, session, after);
+        items.push(report_item(session, revision, &lines, photos, &at));
     }
     if after.escalation.escalated && !before.escalation.escalated {
         items.push(escalation_item(session, after, &at));

@@ -145,7 +145,7 @@ pub async fn seed_session(desk: &Desk, i: usize, shape: &SessionShape) -> Seeded
         t.outbox.push(items::report_item(
             &session,
             rev,
-            &fields,
+            std::slice::from_ref(&fields),
             &photos,
             "2026-01-01T00:00:02Z",
         ));

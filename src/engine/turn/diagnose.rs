@@ -363,15 +363,6 @@ impl<'a> Turn<'a> {
         &mut self,
         current: Option<(&Procedure, crate::engine::catalog::Finding)>,
     ) -> (&'static str, TransitionId, Reply) {
-        // With no line open, edits made before finalizing belong to the
-        // last diagnosed line, as they belong to the open one otherwise.
-        if current.is_none() && !self.st.report_edits.is_empty() {
-            if let Some(last) = self.st.closed_complaints.last_mut() {
-                let edits = std::mem::take(&mut self.st.report_edits);
-                last.report_edits.en.merge(edits.en);
-                last.report_edits.translation.merge(edits.translation);
-            }
-        }
         let lang = self.lang();
         let mut lines = Vec::new();
         let mut citations = Vec::new();
@@ -480,6 +471,7 @@ impl<'a> Turn<'a> {
             isolation: self.st.isolation.clone(),
             repair_done: self.st.repair_done,
             labor_tenths: self.labor_tenths(&finding),
+            labor_status: self.st.labor.status,
             unverified: std::mem::take(&mut self.st.open_steps),
             facts: std::mem::take(&mut self.st.facts),
             report_edits: std::mem::take(&mut self.st.report_edits),

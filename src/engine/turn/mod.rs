@@ -187,8 +187,15 @@ impl Engine {
     ) -> TurnOutcome {
         let mut t = Turn::start(self, ctx, state, String::new());
         if !edits.is_empty() {
-            t.st.report_edits.en.merge(edits.en);
-            t.st.report_edits.translation.merge(edits.translation);
+            // The edits are of the report's first complaint line, the one
+            // whose Complaint / Cause / Correction the app lets the
+            // technician rewrite: a closed line when the visit has several.
+            let first = match t.st.closed_complaints.first_mut() {
+                Some(line) => &mut line.report_edits,
+                None => &mut t.st.report_edits,
+            };
+            first.en.merge(edits.en);
+            first.translation.merge(edits.translation);
             t.trace.push("report edited before finalizing".into());
         }
         let (_, transition, reply) = t.report_request();
