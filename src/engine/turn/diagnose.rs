@@ -354,7 +354,6 @@ impl<'a> Turn<'a> {
             p.system
         ));
         self.clear_diagnosis();
-        self.st.mode = Mode::Diagnostic;
     }
 
     /// The report of the visit: every closed line, then the current one
@@ -364,8 +363,16 @@ impl<'a> Turn<'a> {
         current: Option<(&Procedure, crate::engine::catalog::Finding)>,
     ) -> (&'static str, TransitionId, Reply) {
         let lang = self.lang();
+        // The finding the report ends on: the open line's, else the last
+        // closed line's.
+        let cited = match &current {
+            Some((p, f)) => Some((p.system.clone(), f.id.clone())),
+            None => self.st.closed_complaints.last().and_then(|c| {
+                let cp = self.engine.catalog.get(&c.system)?;
+                Some((c.system.clone(), c.isolation.finding_in(cp)?.id.clone()))
+            }),
+        };
         let mut lines = Vec::new();
-        let mut citations = Vec::new();
         for closed in &self.st.closed_complaints {
             let Some(cp) = self.engine.catalog.get(&closed.system) else {
                 continue;
@@ -375,7 +382,6 @@ impl<'a> Turn<'a> {
             };
             let (complaint, complaint_translated) =
                 self.complaint_texts(cp, closed.symptom.as_deref(), lines.is_empty());
-            citations.push(format!("procedure:{}#{}", cp.system, f.id));
             lines.push(report::ComplaintInput {
                 procedure: cp,
                 finding: f.into_owned(),
@@ -390,7 +396,6 @@ impl<'a> Turn<'a> {
         if let Some((p, finding)) = current {
             let (complaint, complaint_translated) =
                 self.complaint_texts(p, self.st.symptom.as_deref(), lines.is_empty());
-            citations = vec![format!("procedure:{}#{}", p.system, finding.id)];
             lines.push(report::ComplaintInput {
                 procedure: p,
                 finding: finding.clone(),
@@ -423,7 +428,6 @@ impl<'a> Turn<'a> {
         self.report = Some((self.st.report_revision, text.clone()));
         self.trace
             .push(format!("report revision {}", self.st.report_revision));
-        citations.truncate(1);
         (
             "REPORT_REQUEST",
             TransitionId::D7Report,
@@ -431,7 +435,10 @@ impl<'a> Turn<'a> {
                 kind: ReplyKind::Report,
                 text,
                 step_id: None,
-                citations,
+                citations: cited
+                    .map(|(system, id)| format!("procedure:{system}#{id}"))
+                    .into_iter()
+                    .collect(),
             },
         )
     }
