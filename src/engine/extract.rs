@@ -144,6 +144,22 @@ pattern!(
     r"^(?:de|del|on|at|in|for|by|of|near|в|на|у|для)$"
 );
 
+/// `words` (a subject match such as "fuse" or "предохранител") is a word,
+/// or the start of one, of the step's own label in some language: the
+/// asked part goes by that name too.
+fn names_part_of(step: &Step, words: &str) -> bool {
+    let words = words.trim().to_lowercase();
+    !words.is_empty()
+        && !words.contains(char::is_whitespace)
+        && ["en", "es", "ru"].iter().any(|lang| {
+            step.label
+                .get(lang)
+                .to_lowercase()
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|w| w.starts_with(&words))
+        })
+}
+
 /// An elliptical clause read with the head noun of the part the clause
 /// before it named: "el del ventilador quemado" after "fusible del panel"
 /// is "fusible del ventilador quemado"; "the one on the fan is blown" after
@@ -546,6 +562,22 @@ pub fn step_answers(
         });
         if let Some(a) = test_result {
             if !named.iter().any(|&(_, i)| i == a) {
+                named.push((0, a));
+            }
+        }
+        // "The fuse is blown" while the panel fuse is asked: a bare name that
+        // the asked step's own part also goes by is that part, not the
+        // other step's ("fuse" is the fan fuse's subject too).
+        if let Some(a) = active {
+            let asked = &proc.steps[a];
+            let shared = !named.iter().any(|&(_, i)| i == a)
+                && named.iter().any(|&(_, i)| {
+                    proc.steps[i]
+                        .subject
+                        .longest_span(clause)
+                        .is_some_and(|(x, y)| names_part_of(asked, &clause[x..y]))
+                });
+            if shared {
                 named.push((0, a));
             }
         }
