@@ -282,25 +282,36 @@ pub async fn serve(listener: tokio::net::TcpListener, router: Router) -> std::io
     Ok(())
 }
 
-async fn shutdown_signal() {
+/// Resolves on Ctrl-C (SIGINT) or SIGTERM. The handlers are installed
+/// when this is called, not when it is first polled: the accept loop may
+/// serve a request before it polls this, and a SIGTERM then would kill the
+/// process instead of shutting it down.
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{signal, SignalKind};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = tokio::signal::ctrl_c() => {}
-                    _ = term.recv() => {}
+        let term = signal(SignalKind::terminate()).ok();
+        let int = signal(SignalKind::interrupt()).ok();
+        async move {
+            let recv = |s: Option<tokio::signal::unix::Signal>| async move {
+                match s {
+                    Some(mut s) => {
+                        s.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
                 }
-            }
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
+            };
+            tokio::select! {
+                () = recv(term) => {}
+                () = recv(int) => {}
             }
         }
     }
     #[cfg(not(unix))]
     {
-        let _ = tokio::signal::ctrl_c().await;
+        async {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }
 
