@@ -98,6 +98,7 @@ struct StepDef {
     /// `lowest` (the lowest is the answer) or `difference` (two readings,
     /// their difference: a temperature split).
     reading: Option<Spanned<String>>,
+    rise: Option<Spanned<RiseDef>>,
     subject: Spanned<PatternsDef>,
     question: Spanned<Text>,
     outcome: Spanned<BTreeMap<String, OutcomeDef>>,
@@ -113,6 +114,16 @@ struct RatedDef {
     tolerance: f64,
     within: String,
     outside: String,
+}
+
+/// A yes/no step answered by how far a reading rose between two readings
+/// ("1 L went 18 °C to 33 °C in 60 s"): `yes` at `at_least` (in `unit`)
+/// or more, `no` below.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RiseDef {
+    unit: String,
+    at_least: f64,
 }
 
 #[derive(Deserialize)]
@@ -326,6 +337,24 @@ pub struct Rated {
     pub outside: String,
 }
 
+/// A yes/no step's threshold on the rise between two readings.
+#[derive(Debug, Clone, Copy)]
+pub struct Rise {
+    pub unit: Unit,
+    pub at_least: f64,
+}
+
+impl Rise {
+    /// `yes` when the rise reaches the threshold, `no` below it.
+    pub fn judge(&self, rise: f64) -> &'static str {
+        if rise + 1e-9 >= self.at_least {
+            "yes"
+        } else {
+            "no"
+        }
+    }
+}
+
 impl Rated {
     /// The outcome a reading gives against a rating.
     pub fn judge(&self, reading: f64, rating: f64) -> &str {
@@ -344,6 +373,8 @@ pub struct Step {
     pub rated: Option<Rated>,
     /// How several readings in one message combine.
     pub reading: Option<ReadingMode>,
+    /// Answered by the rise between two readings.
+    pub rise: Option<Rise>,
     pub component: Option<usize>,
     pub kind: StepKind,
     pub unit: Option<Unit>,
@@ -1040,6 +1071,25 @@ fn compile(file: &str, text: &str, check: SyntaxCheck) -> Result<Procedure, Cata
                 }
             },
         };
+        let rise = match &s.rise {
+            None => None,
+            Some(r) => {
+                let d = r.get_ref();
+                let Some(unit) = Unit::parse(&d.unit) else {
+                    return ctx.err(r.span(), format!("{what}: rise: unknown unit `{}`", d.unit));
+                };
+                if kind != StepKind::YesNo || d.at_least.is_nan() || d.at_least <= 0.0 {
+                    return ctx.err(
+                        r.span(),
+                        format!("{what}: rise needs a yes_no step and `at_least` above 0"),
+                    );
+                }
+                Some(Rise {
+                    unit,
+                    at_least: d.at_least,
+                })
+            }
+        };
         let mut outcomes = Vec::new();
         for (name, o) in s.outcome.get_ref() {
             if !allowed.contains(&name.as_str()) {
@@ -1067,6 +1117,7 @@ fn compile(file: &str, text: &str, check: SyntaxCheck) -> Result<Procedure, Cata
             id,
             rated,
             reading,
+            rise,
             component: component_ref(&s.component)?,
             kind,
             unit,
@@ -1349,6 +1400,24 @@ mod tests {
                 .contains("step `light_fuse` label: missing the `ru` translation"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_rise_threshold_on_a_measurement_step_is_refused() {
+        let text = dc().replacen(
+            "kind = \"measurement\"\n",
+            "kind = \"measurement\"\nrise = { unit = \"°F\", at_least = 20.0 }\n",
+            1,
+        );
+        let e = load_err(&text);
+        assert!(e.message.contains("rise needs a yes_no step"), "{e}");
+        let text = dc().replacen(
+            "kind = \"yes_no\"\n",
+            "kind = \"yes_no\"\nrise = { unit = \"furlongs\", at_least = 20.0 }\n",
+            1,
+        );
+        let e = load_err(&text);
+        assert!(e.message.contains("rise: unknown unit `furlongs`"), "{e}");
     }
 
     #[test]

@@ -187,6 +187,8 @@ pub struct Confusion {
     pub wrong: Vec<String>,
     /// Labelled facts not recorded.
     pub missed: Vec<String>,
+    /// The turn's trace: why it read the message as it did.
+    pub trace: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -348,6 +350,7 @@ fn score(
         got_intent: got_intent.to_string(),
         wrong,
         missed,
+        trace: out.trace.clone(),
     });
     (counts, confusion, bases)
 }

@@ -85,20 +85,25 @@ pub fn clauses(text: &str) -> Vec<&str> {
 }
 
 /// The clause says a fix was made: a repair verb not denied ("gfci won't
-/// reset" is a result), and not a swap or reset where the procedure tests by
-/// one.
-fn states_a_fix(clause: &str, substitution_tests: bool) -> bool {
+/// reset" is a result), and not one of `test_words` where the procedure
+/// tests by swapping or resetting.
+fn states_a_fix(clause: &str, test_words: Option<&Regex>) -> bool {
     lexicon::REPAIR_VERB.find_iter(clause).any(|m| {
-        let a_test = substitution_tests && lexicon::TEST_BY_SUBSTITUTION.is_match(m.as_str());
+        let a_test = test_words.is_some_and(|t| t.is_match(m.as_str()));
         !a_test && !negated_before(clause, m.start())
     })
 }
 
 /// The step's own test swaps or resets a part ("swap the motor plugs and
 /// retry", "does the GFCI reset and hold?"): repair words in a reply to it
-/// can report the test.
+/// can report the test. Reversing leads ("swap leads to reverse") and a
+/// reset light are not such a test.
 pub fn tests_by_substitution(step: &Step) -> bool {
-    lexicon::TEST_BY_SUBSTITUTION.is_match(step.question.get("en"))
+    let q = step.question.get("en");
+    lexicon::TEST_BY_SUBSTITUTION.find_iter(q).any(|m| {
+        let after = q[m.end()..].trim_start();
+        !after.starts_with("leads") && !after.starts_with("light") && !q[..m.start()].ends_with('/')
+    })
 }
 
 /// The sentence of `text` around byte `at`.
@@ -515,7 +520,12 @@ pub fn step_answers(
         {
             continue;
         }
-        repaired |= !repair_is_a_test && states_a_fix(clause, substitution_tests);
+        let test_words = if repair_is_a_test {
+            Some(&*lexicon::SUBSTITUTION_REPLY)
+        } else {
+            substitution_tests.then_some(&*lexicon::TEST_BY_SUBSTITUTION)
+        };
+        repaired |= states_a_fix(clause, test_words);
         if repaired {
             continue;
         }
@@ -791,9 +801,10 @@ fn rated_answers(
 }
 
 /// "122v at the leads idle, lowest on start was 114", "return grille 26C,
-/// louver 15C": several readings of a step that asks for the lowest of them
-/// or for their difference (`reading` in the procedure) are combined into
-/// its one answer, when the message names the step or it is the one asked.
+/// louver 15C", "1 L went 18C to 33C": several readings of a step that asks
+/// for the lowest of them, for their difference (`reading` in the
+/// procedure) or for how far they rose (`rise`) are combined into its one
+/// answer, when the message names the step or it is the one asked.
 fn combined_readings(
     proc: &Procedure,
     active: Option<usize>,
@@ -801,9 +812,12 @@ fn combined_readings(
     questions: &[(usize, usize)],
 ) -> Vec<StepAnswer> {
     let mut out = Vec::new();
-    for (i, step) in asked_or_named(proc, active, text, |s| s.reading.is_some()) {
-        let (Some(mode), Some(unit)) = (step.reading, step.unit) else {
-            continue;
+    let combines = |s: &Step| s.reading.is_some() || s.rise.is_some();
+    for (i, step) in asked_or_named(proc, active, text, combines) {
+        let (mode, unit) = match (step.reading, step.unit, step.rise) {
+            (Some(mode), Some(unit), _) => (mode, unit),
+            (None, _, Some(rise)) => (ReadingMode::Difference, rise.unit),
+            _ => continue,
         };
         let all = find_quantities(text);
         let found: Vec<_> = all
@@ -812,33 +826,64 @@ fn combined_readings(
             .filter(|f| f.quantity.convert_to(unit).is_some())
             .cloned()
             .collect();
-        let Some(first) = found.first() else { continue };
-        // A number without a unit beside readings with one is read in the
-        // same unit ("117 vac en reposo, baja a 109").
-        let mut readings: Vec<Quantity> = found.iter().map(|f| f.quantity).collect();
-        for m in NUMBER_TOKEN.find_iter(text) {
-            // A number that is part of any reading ("11°F" beside volts) is
-            // not a bare one.
-            let inside = all
-                .iter()
-                .any(|f| f.start <= m.start() && m.start() < f.end);
-            if inside || understand::in_question(questions, m.start()) {
-                continue;
+        // The numbers of the message that are no reading with a unit.
+        let bare: Vec<(usize, f64, bool)> = NUMBER_TOKEN
+            .find_iter(text)
+            .filter(|m| {
+                // A number that is part of any reading ("11°F" beside volts)
+                // is not a bare one, unless it is the first of a pair ("de
+                // 18 a 31 °C" is no 18 A).
+                let inside = all
+                    .iter()
+                    .any(|f| f.start <= m.start() && m.start() < f.end);
+                let paired = PAIRED_WITH_NEXT.is_match(text[m.end()..].trim_start());
+                (!inside || paired) && !understand::in_question(questions, m.start())
+            })
+            .filter_map(|m| {
+                let rest = &text[m.start()..];
+                // "1000w": a number with letters glued on is some other
+                // quantity.
+                let glued = rest[m.len()..].starts_with(|c: char| c.is_alphabetic());
+                let next_word = rest[m.len()..].trim_start();
+                // "18 to 22C", "de 20 a 28 grados": the first of a pair.
+                let paired = PAIRED_WITH_NEXT.is_match(next_word);
+                let lone = !next_word.starts_with(|c: char| c.is_alphabetic())
+                    || lone_number(rest.split([',', '.', ';']).next().unwrap_or(rest)).is_some()
+                    || paired;
+                let labelled = LABELLED_READING.is_match(next_word);
+                let value = m.as_str().replace(',', ".").parse::<f64>().ok()?;
+                Some((m.start(), value, !glued && (lone || labelled)))
+            })
+            .collect();
+        // Readings in the order they were said: a rise is the later less
+        // the earlier.
+        let mut readings: Vec<(usize, Quantity)> =
+            found.iter().map(|f| (f.start, f.quantity)).collect();
+        match found.first() {
+            // A number without a unit beside readings with one is read in
+            // the same unit ("117 vac en reposo, baja a 109").
+            Some(first) => readings.extend(bare.iter().filter(|b| b.2).map(|&(at, value, _)| {
+                let unit = first.quantity.unit;
+                (at, Quantity { value, unit })
+            })),
+            // "return 78 supply 64" to the split asked: two numbers with no
+            // unit at all are the asked step's, in its unit.
+            None if Some(i) == active && bare.len() == 2 && bare.iter().all(|b| b.2) => {
+                // A rise given with no scale is in degrees of either.
+                let unit = if step.rise.is_some() {
+                    Unit::Degrees
+                } else {
+                    unit
+                };
+                readings.extend(
+                    bare.iter()
+                        .map(|&(at, value, _)| (at, Quantity { value, unit })),
+                )
             }
-            let rest = &text[m.start()..];
-            let next_word = rest[m.len()..].trim_start();
-            if next_word.starts_with(|c: char| c.is_alphabetic())
-                && lone_number(rest.split([',', '.', ';']).next().unwrap_or(rest)).is_none()
-            {
-                continue;
-            }
-            if let Ok(value) = m.as_str().replace(',', ".").parse::<f64>() {
-                readings.push(Quantity {
-                    value,
-                    unit: first.quantity.unit,
-                });
-            }
+            None => continue,
         }
+        readings.sort_by_key(|r| r.0);
+        let readings: Vec<Quantity> = readings.into_iter().map(|r| r.1).collect();
         let value = match mode {
             ReadingMode::Lowest => {
                 if readings.len() < 2 {
@@ -855,9 +900,14 @@ fn combined_readings(
                 if a.unit != b.unit {
                     continue;
                 }
+                // A rise is the second reading less the first: water that
+                // went from 33 to 18 did not rise.
+                let diff = match step.rise {
+                    Some(_) => b.value - a.value,
+                    None => (a.value - b.value).abs(),
+                };
                 // A difference of two Celsius readings is 1.8 times as many
                 // Fahrenheit degrees (no offset).
-                let diff = (a.value - b.value).abs();
                 let value = match (a.unit, unit) {
                     (Unit::Celsius, Unit::Fahrenheit) => diff * 1.8,
                     (Unit::Fahrenheit, Unit::Celsius) => diff / 1.8,
@@ -867,7 +917,24 @@ fn combined_readings(
             }
         };
         let Some(q) = value else { continue };
-        let Some(o) = step.classify(&q) else { continue };
+        let outcome = match step.rise {
+            // "с 16 до 29 градусов": 13 degrees is a pass in Celsius and a
+            // fail in Fahrenheit; with no scale said, only a rise that
+            // judges the same in both is an answer.
+            Some(rise) => {
+                let scaleless = readings.iter().any(|r| r.unit == Unit::Degrees);
+                let as_celsius = match rise.unit {
+                    Unit::Fahrenheit => q.value * 1.8,
+                    _ => q.value / 1.8,
+                };
+                if scaleless && rise.judge(q.value) != rise.judge(as_celsius) {
+                    continue;
+                }
+                step.outcome(rise.judge(q.value))
+            }
+            None => step.classify(&q),
+        };
+        let Some(o) = outcome else { continue };
         out.push(StepAnswer {
             step: i,
             outcome: o.name.clone(),
@@ -879,6 +946,19 @@ fn combined_readings(
     }
     out
 }
+
+pattern!(
+    /// After a number: "to 22C", "a 28", "до 29", "-> 21c": the number
+    /// is the first of a pair of readings.
+    PAIRED_WITH_NEXT,
+    r"^(?:to|a|hasta|до|->|→|–|-)\s*\d"
+);
+pattern!(
+    /// After a number: a word that says what the reading is of ("78
+    /// supply", "64 at the register"), which keeps it a reading.
+    LABELLED_READING,
+    r"^(?:supply|return|retorno|salida|подача|возврат|at|en|на)\b"
+);
 
 pattern!(NUMBER_TOKEN, r"\d{1,4}(?:[.,]\d{1,3})?");
 pattern!(

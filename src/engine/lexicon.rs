@@ -152,6 +152,13 @@ pattern!(
     r"\b(swap(ped)?|reset|exchange|substitute)\b"
 );
 pattern!(
+    /// While a swap or reset test is asked, the words that may report it:
+    /// Spanish and Russian say "swapped" and "replaced" with one verb
+    /// ("cambié", "поменял"), so those are the test's too.
+    pub SUBSTITUTION_REPLY,
+    r"\b(swap(ped|s)?|reset|exchanged?|substitut\w*|intercambi\w*|cambi[eé]|поменял\w*|переставил\w*|сбросил\w*)\b"
+);
+pattern!(
     pub REPAIR_VERB,
     r"\b(replaced|changed|installed|swapped|put in|new|repaired|fixed|cleaned|tightened|reseated|spliced|reset|straightened|snugged|topped (it )?off|filled|refilled|thawed|pressure washed|washed|cleared|unclogged|adjusted|re-?crimped|re-?terminated|purged|bled|burped|re-?made|redid|re-?did|re-?sealed|sealed|re-?flared|re-?wired|re-?soldered|soldered|re-?connected|re-?installed|re-?routed|greased|lubed|lubricated|plugged (it |them )?back in)\b|\b(cambi[eé]|reemplac[eé]|instal[eé]|repar[eé]|arregl[eé]|limpi[eé]|apret[eé]|llen[eé]|rellen[eé]|destap[eé]|ajust[eé]|enderec[eé]|purgu[eé]|saqu[eé]|quit[eé]|puse|rehice|empalm[eé]|destrab[eé]|desatasqu[eé]|sell[eé]|sold[eé]|reconect[eé]|engras[eé]|lubriqu[eé])\b|\b(заменил\w*|поменял\w*|поставил\w*|починил\w*|отремонтировал\w*|зачистил\w*|подтянул\w*|восстановил\w*|отогрел\w*|прочистил\w*|долил\w*|заправил\w*|продул\w*|выпрямил\w*|перетянул\w*|переделал\w*|очистил\w*|почистил\w*|вычистил\w*|убрал\w*|удалил\w*|расклинил\w*|сбросил\w*|перепаял\w*|запаял\w*|переподключил\w*|смазал\w*|загерметизировал\w*|переобжал\w*|обжал\w*)"
 );
