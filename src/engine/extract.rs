@@ -87,11 +87,39 @@ pub fn clauses(text: &str) -> Vec<&str> {
 /// The clause says a fix was made: a repair verb not denied ("gfci won't
 /// reset" is a result), and not one of `test_words` where the procedure
 /// tests by swapping or resetting.
-fn states_a_fix(clause: &str, test_words: Option<&Regex>) -> bool {
+fn states_a_fix(clause: &str, test_words: Option<&Regex>, asked: Option<&Step>) -> bool {
     lexicon::REPAIR_VERB.find_iter(clause).any(|m| {
-        let a_test = test_words.is_some_and(|t| t.is_match(m.as_str()));
+        let a_test = test_words.is_some_and(|t| t.is_match(m.as_str()))
+            || asked.is_some_and(|s| sets_up_test(s, m.as_str(), &clause[m.end()..]));
         !a_test && !negated_before(clause, m.start())
     })
+}
+
+pattern!(
+    /// A test done with something taken off ("with the LOAD wires
+    /// disconnected"), as opposed to one that passes when something is
+    /// gone ("no nests").
+    TEST_DISCONNECTS,
+    r"\b(disconnect\w*|unplug\w*|desconect\w*|retirad\w*|отключ\w*|отсоедин\w*|снят\w*)"
+);
+
+/// "Ya le quité los cables del LOAD" while the step asks for the GFCI
+/// with its LOAD wires disconnected: taking off what the asked test says
+/// to take off sets the test up; it repairs nothing.
+fn sets_up_test(step: &Step, verb: &str, after: &str) -> bool {
+    let disconnects = |l: &&str| TEST_DISCONNECTS.is_match(step.question.get(l));
+    if !lexicon::REMOVAL_VERB.is_match(verb) || !["en", "es", "ru"].iter().any(disconnects) {
+        return false;
+    }
+    let question: String = ["en", "es", "ru"]
+        .iter()
+        .map(|l| step.question.get(l).to_lowercase())
+        .collect::<Vec<_>>()
+        .join(" ");
+    after
+        .split(|c: char| !c.is_alphanumeric())
+        .find(|w| w.chars().count() >= 4)
+        .is_some_and(|w| question.contains(&w.to_lowercase()))
 }
 
 /// The step's own test swaps or resets a part ("swap the motor plugs and
@@ -525,7 +553,7 @@ pub fn step_answers(
         } else {
             substitution_tests.then_some(&*lexicon::TEST_BY_SUBSTITUTION)
         };
-        repaired |= states_a_fix(clause, test_words);
+        repaired |= states_a_fix(clause, test_words, active.map(|a| &proc.steps[a]));
         if repaired {
             continue;
         }
@@ -1087,10 +1115,21 @@ pub fn repair_done(proc: &Procedure, text: &str) -> Option<usize> {
 /// that part has exactly one finding; `None` otherwise, and the cause is
 /// then recorded in the technician's words.
 pub fn repaired_component_finding(proc: &Procedure, text: &str) -> Option<usize> {
+    // "El gfci estaba bien, era el contacto de afuera": a part the message
+    // clears is not the part repaired.
+    let cleared: Vec<&str> = clauses(text)
+        .into_iter()
+        .filter(|c| {
+            lexicon::PART_WAS_FINE
+                .find(c)
+                .is_some_and(|m| !negated_before(c, m.start()))
+        })
+        .collect();
     let c = proc
         .components
         .iter()
         .enumerate()
+        .filter(|(_, c)| !cleared.iter().any(|cl| c.names.is_match(cl)))
         .filter_map(|(i, c)| c.names.first_at(text).map(|at| (at, i)))
         .min_by_key(|&(at, _)| at)?
         .1;

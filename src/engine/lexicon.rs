@@ -115,7 +115,7 @@ pattern!(
 );
 pattern!(
     pub WORKS_NOW,
-    r"\b(works|working|runs|running|fixed|cooling|heating|lights?|lit|fires?|ignites?|good now|ok now|resolved|all good|fine now|holds now|fills now)\b.{0,20}\b(now|again|fine|good|great|properly|normally)?\b|\bnow\b|\b(ya|ahora)\s+\w+|\bтеперь\b|\b(funciona|ya funciona|qued[oó]|arreglad\w*|enfr[ií]a|calienta|prende)\b|\b(работает|заработал\w*|починил\w*|греет|холодит|исправно)\b"
+    r"\b(works|working|runs|running|fixed|cooling|heating|lights?|lit|fires?|ignites?|good now|ok now|resolved|all good|fine now|holds now|fills now)\b.{0,20}\b(now|again|fine|good|great|properly|normally)?\b|\bnow\b|\b(ya|ahora)\s+(no\s+)?(prend\w*|jala\w*|enfr[ií]a\w*|sale|qued[oó]|funciona\w*|carga\w*|llega\w*|hizo|hay|fluye|est[aá]|baja|arranca|aguanta|abre|calienta|anda|sirve|enciende|trabaja|sube|gira|mueve|cierra|tira|da|marca|detecta|pasa|gotea|pierde|suena|pita|salta|bota|hace|sella|tiene|lee|corre|opera|responde)\b|\bтеперь\b|\b(funciona|ya funciona|qued[oó]|arreglad\w*|enfr[ií]a|calienta|prende)\b|\b(работает|заработал\w*|починил\w*|греет|холодит|исправно)\b"
 );
 pattern!(
     REPLACED,
@@ -124,6 +124,18 @@ pattern!(
 pattern!(
     pub PRONOUN_OBJECT,
     r"^(it|them|one|in|out|uno|una|lo|la|los|las|его|её|ее|их|новый|новую|новое)\b"
+);
+pattern!(
+    /// "The GFCI was fine", "el gfci estaba bien", "реле в порядке": the
+    /// part the clause names is cleared, so a repair is not to it.
+    pub PART_WAS_FINE,
+    r"\b(was|were|is|are|tested|checked|looked|looks)\s+(fine|good|ok|okay)\b|\b(estaba|estaban|est[aá]|est[aá]n|sal[ií][oó])\s+bien\b|\b(был\w*|есть)?\s*(в порядке|в норме|исправ\w*|цел\w*)\b"
+);
+pattern!(
+    /// Repair verbs that only take something off ("quité", "убрал"): also
+    /// how a test is set up ("con los cables del LOAD desconectados").
+    pub REMOVAL_VERB,
+    r"^(quit[eé]|saqu[eé]|убрал\w*|удалил\w*)$"
 );
 pattern!(REPLACE_CORRECTION, r"^\s*replace\b");
 pattern!(
