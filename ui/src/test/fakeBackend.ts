@@ -190,7 +190,7 @@ export function fakeDiagnosis(over: Record<string, unknown> = {}): FakeDiagnosis
       });
       return { kind: 'report', text: body, step_id: null, transition: 'D7_report' };
     }
-    if (/^where is/.test(t) && system) {
+    if (t.startsWith('where is') && system) {
       stack = [{ topic: 'fan_fuse:Locate', submode: 'locate', return_step: active }];
       return { kind: 'answer', text: 'Where: at the fan itself.\nBack to the step: ' + STEPS[0].question, step_id: active, transition: 'D2_subflow' };
     }
