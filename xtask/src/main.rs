@@ -86,6 +86,9 @@ fn test() -> Result<(), Failed> {
     setup::system_packages(Need::Test)?;
     // The shell embeds ui/dist at compile time, so the UI is built before clippy.
     setup::ui()?;
+    // The UI's linter takes under a second: it runs before the Rust build so
+    // that a finding fails the run in seconds, not after clippy and the tests.
+    step("UI lint (oxlint)", setup::npm_command(&["run", "lint"]))?;
     cargo_step("cargo fmt --check", &["fmt", "--all", "--check"])?;
     cargo_step(
         "cargo clippy -D warnings",
