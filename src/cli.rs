@@ -439,7 +439,7 @@ async fn chat(desk: &Desk, args: ChatArgs) -> Result<ExitCode, AppError> {
     use std::io::{BufRead, Write};
     let mut session_id = args.session.clone();
     if let Some(id) = &session_id {
-        desk.store().session(id).await.map_err(AppError::from)?;
+        desk.session(id).await.map_err(AppError::from)?;
     }
     let (lines, base): (Box<dyn Iterator<Item = std::io::Result<String>>>, PathBuf) =
         match &args.script {

@@ -9,7 +9,7 @@ use clap::{Args, Subcommand};
 
 use servicedesk::api::{self, AppError};
 use servicedesk::desk::Desk;
-use servicedesk::export::batch::{self, BatchOptions};
+use servicedesk::reports::batch::{self, BatchOptions};
 
 #[derive(Subcommand)]
 pub enum ExportCmd {

@@ -16,8 +16,8 @@ use sha2::{Digest, Sha256};
 
 use servicedesk::api;
 use servicedesk::desk::Desk;
+use servicedesk::store::outbox_items::{self as items, PhotoItem};
 use servicedesk::store::{NewSession, Session, Unit};
-use servicedesk::sync::items::{self, PhotoItem};
 use servicedesk::sync::{self, Stopped, SyncConfig, Syncer, TokenSource};
 
 use portal::{Fault, Portal, ALL_FAULTS};

@@ -6,9 +6,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::AppError;
-use crate::billing::demo::{self, DemoReport};
+use crate::billing::demo::DemoReport;
 use crate::billing::store::{
-    self, ArrearsReport, ImportReport, OrderInfo, RuleInfo, RuleRef, RuleSimulation, Verification,
+    ArrearsReport, ImportReport, OrderInfo, RuleInfo, RuleRef, RuleSimulation, Verification,
 };
 use crate::billing::{simulate_text, Breakdown, Payload};
 use crate::desk::Desk;
@@ -137,7 +137,7 @@ pub async fn billing_simulate(
         }
         (Some(rule), _) => {
             if let Some(tz) = blank(&req.time_zone) {
-                let info = store::find_rule_by(desk.store().pool(), &rule).await?;
+                let info = desk.billing_rule(&rule).await?;
                 if crate::billing::parse_time_zone(tz)? != info.tz()? {
                     return Err(invalid(format!(
                         "time_zone: rule {} is priced in its own time zone {}, not {tz}; \
@@ -147,7 +147,8 @@ pub async fn billing_simulate(
                 }
             }
             Ok(SimulateResponse::Rule(
-                store::simulate_rule(desk.store().pool(), &rule, &req.entry, &req.exit).await?,
+                desk.billing_simulate_rule(&rule, &req.entry, &req.exit)
+                    .await?,
             ))
         }
         (None, None) => Err(invalid("nothing to simulate")),
@@ -156,7 +157,7 @@ pub async fn billing_simulate(
 
 pub async fn billing_rules(desk: &Desk) -> Result<RuleList, AppError> {
     Ok(RuleList {
-        rules: store::list_rules(desk.store().pool()).await?,
+        rules: desk.billing_rules().await?,
     })
 }
 
@@ -180,17 +181,14 @@ pub async fn billing_rules_import(
 ) -> Result<ImportReport, AppError> {
     check_size(&req)?;
     let name = blank(&req.name).unwrap_or("rules.json");
-    Ok(store::import_rules(desk.store().pool(), &req.content, name).await?)
+    Ok(desk.billing_import_rules(&req.content, name).await?)
 }
 
 pub async fn billing_orders(desk: &Desk, req: OrdersRequest) -> Result<OrderList, AppError> {
     Ok(OrderList {
-        orders: store::list_orders(
-            desk.store().pool(),
-            blank(&req.plate_no),
-            blank(&req.city_code),
-        )
-        .await?,
+        orders: desk
+            .billing_orders(blank(&req.plate_no), blank(&req.city_code))
+            .await?,
     })
 }
 
@@ -200,17 +198,19 @@ pub async fn billing_orders_import(
 ) -> Result<ImportReport, AppError> {
     check_size(&req)?;
     let name = blank(&req.name).unwrap_or("orders.jsonl");
-    Ok(store::import_orders(desk.store().pool(), &req.content, name).await?)
+    Ok(desk.billing_import_orders(&req.content, name).await?)
 }
 
 pub async fn billing_arrears(desk: &Desk, req: ArrearsRequest) -> Result<ArrearsReport, AppError> {
-    Ok(store::arrears(desk.store().pool(), &req.plate_no, blank(&req.city_code)).await?)
+    Ok(desk
+        .billing_arrears(&req.plate_no, blank(&req.city_code))
+        .await?)
 }
 
 pub async fn billing_verify(desk: &Desk, req: VerifyRequest) -> Result<Verification, AppError> {
-    Ok(store::verify(desk.store().pool(), &req.order_no).await?)
+    Ok(desk.billing_verify(&req.order_no).await?)
 }
 
 pub async fn billing_seed_demo(desk: &Desk) -> Result<DemoReport, AppError> {
-    Ok(demo::seed_demo(desk.store().pool()).await?)
+    Ok(desk.billing_seed_demo().await?)
 }

@@ -64,15 +64,13 @@ pub async fn knowledge_search(
         req.asker_language =
             crate::engine::lexicon::detect_language(&req.query).map(str::to_string);
     }
-    let results = index::search(desk.store().pool(), &req)
-        .await
-        .map_err(search_error)?;
+    let results = desk.knowledge_search(&req).await.map_err(search_error)?;
     Ok(SearchResults { results })
 }
 
 pub async fn knowledge_sources(desk: &Desk) -> Result<Sources, AppError> {
     Ok(Sources {
-        sources: index::list(desk.store().pool()).await.map_err(storage)?,
+        sources: desk.knowledge_sources().await.map_err(storage)?,
     })
 }
 
@@ -90,9 +88,7 @@ pub async fn knowledge_ingest(desk: &Desk, req: IngestRequest) -> Result<IngestR
         errors.extend(e);
     }
     let docs = refuse_reserved(docs, &mut errors);
-    index::ingest(desk.store().pool(), docs, errors)
-        .await
-        .map_err(storage)
+    desk.knowledge_ingest(docs, errors).await.map_err(storage)
 }
 
 pub async fn knowledge_ingest_paths(
@@ -107,9 +103,7 @@ pub async fn knowledge_ingest_paths(
             .map_err(|e| AppError::new("internal", format!("background task failed: {e}")))?;
     let mut errors = errors;
     let docs = refuse_reserved(docs, &mut errors);
-    index::ingest(desk.store().pool(), docs, errors)
-        .await
-        .map_err(storage)
+    desk.knowledge_ingest(docs, errors).await.map_err(storage)
 }
 
 /// Source ids the app generates itself: component notes from the
@@ -158,9 +152,7 @@ pub async fn knowledge_ask(desk: &Desk, req: AskRequest) -> Result<Answer, AppEr
     let mut q = req.filters.unwrap_or_default();
     q.query = req.question.clone();
     q.asker_language = Some(lang.clone());
-    let hits = index::search(desk.store().pool(), &q)
-        .await
-        .map_err(search_error)?;
+    let hits = desk.knowledge_search(&q).await.map_err(search_error)?;
     let terms = text::query_terms(&req.question, Some(&lang));
     Ok(answer::compose(&terms, &hits, &lang))
 }

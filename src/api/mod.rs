@@ -186,23 +186,15 @@ pub struct ArtifactContent {
 // ---- typed operations: what dispatch calls, and what the CLI calls directly ----
 
 pub async fn app_info(desk: &Desk) -> Result<AppInfo, AppError> {
-    let store = desk.store();
+    let (schema_version, sessions, artifacts) = desk.store_summary().await?;
     Ok(AppInfo {
         name: "RV Service Desk".to_owned(),
         version: env!("CARGO_PKG_VERSION").to_owned(),
         data_dir: desk.data_dir().display().to_string(),
-        schema_version: store.schema_version().await?,
-        sessions: count(store, "SELECT COUNT(*) FROM sessions").await?,
-        artifacts: count(store, "SELECT COUNT(*) FROM artifacts").await?,
+        schema_version,
+        sessions,
+        artifacts,
     })
-}
-
-async fn count(store: &crate::store::Store, sql: &str) -> Result<usize, AppError> {
-    let (n,): (i64,) = sqlx::query_as(sql)
-        .fetch_one(store.pool())
-        .await
-        .map_err(crate::store::StoreError::from)?;
-    Ok(n as usize)
 }
 
 pub async fn session_new(desk: &Desk, req: SessionNewRequest) -> Result<Session, AppError> {
@@ -232,7 +224,7 @@ pub async fn session_list(desk: &Desk, req: SessionListRequest) -> Result<Sessio
             status: req.status,
         })
         .await?;
-    let mut stages = session_stages(desk, &sessions).await?;
+    let mut stages = desk.session_stages(&sessions).await?;
     Ok(SessionList {
         sessions: sessions
             .into_iter()
@@ -250,31 +242,6 @@ pub async fn session_list(desk: &Desk, req: SessionListRequest) -> Result<Sessio
             })
             .collect(),
     })
-}
-
-/// Per listed session: whether the newest state has a complete isolation (a
-/// report can be written), and the portal state of its newest report item.
-async fn session_stages(
-    desk: &Desk,
-    sessions: &[Session],
-) -> Result<std::collections::HashMap<String, (bool, Option<String>)>, AppError> {
-    let ids = serde_json::Value::from_iter(sessions.iter().map(|s| s.id.as_str()));
-    let rows: Vec<(String, Option<bool>, Option<String>)> = sqlx::query_as(
-        "SELECT s.id,
-                (SELECT json_extract(st.state, '$.isolation.complete') FROM session_states st
-                 WHERE st.session_id = s.id ORDER BY st.turn_seq DESC LIMIT 1),
-                (SELECT o.status FROM outbox o
-                 WHERE o.session_id = s.id AND o.kind = 'report' ORDER BY o.seq DESC LIMIT 1)
-         FROM sessions s WHERE s.id IN (SELECT value FROM json_each(?1))",
-    )
-    .bind(ids.to_string())
-    .fetch_all(desk.store().pool())
-    .await
-    .map_err(crate::store::StoreError::from)?;
-    Ok(rows
-        .into_iter()
-        .map(|(id, ready, sync)| (id, (ready.unwrap_or(false), sync)))
-        .collect())
 }
 
 pub async fn session_show(desk: &Desk, req: SessionRef) -> Result<SessionDetail, AppError> {
@@ -326,9 +293,8 @@ pub async fn artifact_upload(
 }
 
 pub async fn artifact_list(desk: &Desk, req: SessionRef) -> Result<ArtifactList, AppError> {
-    desk.store().session(&req.session_id).await?;
     Ok(ArtifactList {
-        artifacts: desk.store().artifacts(Some(&req.session_id)).await?,
+        artifacts: desk.session_artifacts(&req.session_id).await?,
     })
 }
 

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::AppError;
 use crate::desk::{Desk, DeskError};
-use crate::export::batch::{self, BatchOptions};
+use crate::reports::batch::{self, BatchOptions};
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -155,7 +155,7 @@ pub async fn report_finalize(
         ],
     )?;
     let done = desk.finalize_report(&req.session_id, edits).await?;
-    let session = desk.store().session(&req.session_id).await?;
+    let session = desk.session(&req.session_id).await?;
     Ok(ReportFinalized {
         revision: done.revision,
         created_at: done.created_at,

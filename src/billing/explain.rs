@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use chrono::{Duration, NaiveDate, NaiveDateTime, NaiveTime, Utc};
 
-use super::store::{RuleInfo, VersionInfo};
+use super::model::{RuleInfo, VersionInfo};
 use super::{
     local_to_site, parse_time_zone, simulate_in, Breakdown, Pricing, SegmentType, Tariff,
     TariffSegment, Tz, Window,

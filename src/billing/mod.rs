@@ -22,6 +22,7 @@
 mod calc;
 pub mod demo;
 pub mod explain;
+mod model;
 mod money;
 mod payload;
 pub mod store;
@@ -31,6 +32,7 @@ pub use calc::{
     simulate, simulate_between, simulate_in, simulate_text, Breakdown, Piece, PriceLine,
 };
 pub use chrono_tz::Tz;
+pub use model::{RuleInfo, VersionInfo};
 pub use money::{Money, MAX_CENTS};
 pub use payload::{
     Payload, PriceTier, Pricing, Segment, SegmentType, Tariff, TariffSegment, Tier, Window,

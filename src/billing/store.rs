@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use sqlx::{Row, SqliteConnection, SqlitePool};
 
+pub use super::model::{RuleInfo, VersionInfo};
 use super::{
     parse_site_time, parse_time_zone, simulate_between, BillingError, Breakdown, Money, Payload,
     Piece, Tz, MAX_STAY_DAYS, WALL_FORMAT,
@@ -78,34 +79,6 @@ impl fmt::Display for RuleRef {
     }
 }
 
-/// A stored rule with its versions (oldest first).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct RuleInfo {
-    pub rule_code: String,
-    pub name: String,
-    pub city_code: String,
-    pub lot_codes: Vec<String>,
-    /// `active` or `inactive`.
-    pub status: String,
-    /// The site's IANA time zone; versions' and stays' times are wall clock there.
-    pub time_zone: String,
-    pub created_at: String,
-    pub versions: Vec<VersionInfo>,
-}
-
-/// A stored rule version. Times are site-local wall clock (`2026-03-01T00:00`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct VersionInfo {
-    pub rule_code: String,
-    pub version_no: i64,
-    /// Inclusive.
-    pub effective_from: String,
-    /// Exclusive; `None`: open-ended.
-    pub effective_to: Option<String>,
-    pub payload: Payload,
-    pub created_at: String,
-}
-
 impl RuleInfo {
     pub fn tz(&self) -> Result<Tz> {
         Ok(parse_time_zone(&self.time_zone)?)
@@ -134,36 +107,6 @@ impl RuleInfo {
             ))
         })
     }
-}
-
-impl VersionInfo {
-    pub fn from_time(&self) -> NaiveDateTime {
-        wall(&self.effective_from)
-    }
-
-    pub fn to_time(&self) -> Option<NaiveDateTime> {
-        self.effective_to.as_deref().map(wall)
-    }
-
-    pub fn covers(&self, at: NaiveDateTime) -> bool {
-        self.from_time() <= at && self.to_time().is_none_or(|to| at < to)
-    }
-
-    /// `v2 from 2026-03-01T00:00` / `v1 2026-01-01T00:00 to 2026-03-01T00:00`.
-    pub fn span(&self) -> String {
-        match &self.effective_to {
-            Some(to) => format!("v{} {} to {}", self.version_no, self.effective_from, to),
-            None => format!(
-                "v{} from {} (open-ended)",
-                self.version_no, self.effective_from
-            ),
-        }
-    }
-}
-
-/// Stored wall-clock text back as a time (written by this module, so valid).
-fn wall(s: &str) -> NaiveDateTime {
-    NaiveDateTime::parse_from_str(s, WALL_FORMAT).unwrap_or_default()
 }
 
 fn show(t: NaiveDateTime) -> String {
@@ -1933,7 +1876,7 @@ mod tests {
 
     #[test]
     fn overlap_is_half_open() {
-        let t = |s: &str| wall(s);
+        let t = |s: &str| crate::billing::model::wall(s);
         let (a, b, c) = (
             t("2026-01-01T00:00"),
             t("2026-03-01T00:00"),

@@ -4,7 +4,6 @@
 //! exactly as it was finalized, with the unit and customer the session
 //! records as its header.
 
-pub mod batch;
 pub mod pdf;
 
 use crate::engine::report::TRANSLATION_SEPARATOR;

@@ -10,6 +10,7 @@
 mod artifacts;
 mod models;
 mod outbox;
+pub mod outbox_items;
 mod sessions;
 mod turns;
 
@@ -98,6 +99,41 @@ impl Store {
                 .fetch_one(&self.pool)
                 .await?;
         Ok(v.unwrap_or(0))
+    }
+
+    /// How many sessions and artifacts the store holds.
+    pub async fn counts(&self) -> Result<(usize, usize)> {
+        let (sessions, artifacts): (i64, i64) = sqlx::query_as(
+            "SELECT (SELECT COUNT(*) FROM sessions), (SELECT COUNT(*) FROM artifacts)",
+        )
+        .fetch_one(&self.pool)
+        .await?;
+        Ok((sessions as usize, artifacts as usize))
+    }
+
+    /// Per session id: whether its newest state has a complete isolation (a
+    /// report can be written), and the portal state of its newest report
+    /// item, if one was queued.
+    pub async fn session_stages(
+        &self,
+        ids: &[&str],
+    ) -> Result<std::collections::HashMap<String, (bool, Option<String>)>> {
+        let ids = serde_json::Value::from_iter(ids.iter().copied());
+        let rows: Vec<(String, Option<bool>, Option<String>)> = sqlx::query_as(
+            "SELECT s.id,
+                    (SELECT json_extract(st.state, '$.isolation.complete') FROM session_states st
+                     WHERE st.session_id = s.id ORDER BY st.turn_seq DESC LIMIT 1),
+                    (SELECT o.status FROM outbox o
+                     WHERE o.session_id = s.id AND o.kind = 'report' ORDER BY o.seq DESC LIMIT 1)
+             FROM sessions s WHERE s.id IN (SELECT value FROM json_each(?1))",
+        )
+        .bind(ids.to_string())
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(|(id, ready, sync)| (id, (ready.unwrap_or(false), sync)))
+            .collect())
     }
 
     /// `PRAGMA integrity_check`: "ok" or the first problems found.

@@ -1,5 +1,6 @@
-//! Portal sync (the client side of `shared/spec/portal.md`): the outbox
-//! items a change queues (`items`), the HTTP client (`client`), the token in
+//! Portal sync (the client side of `shared/spec/portal.md`): the delivery of
+//! the outbox items a change queued (built by `store::outbox_items` in the
+//! change's own transaction), the HTTP client (`client`), the token in
 //! the OS keyring (`credentials`), settings (`settings`), and the delivery
 //! loop here: items go out in creation order per session; 2xx → done;
 //! 400/422 → failed with the portal's message; 409 → conflict with both
@@ -11,7 +12,6 @@
 
 pub mod client;
 pub mod credentials;
-pub mod items;
 pub mod settings;
 
 use std::collections::HashSet;
@@ -24,6 +24,7 @@ use serde_json::{json, Value};
 use tokio::sync::Notify;
 
 use crate::desk::Desk;
+use crate::store::outbox_items as items;
 use crate::store::{now, StoreError};
 pub use client::{validate_url, Answer, PortalClient};
 pub use credentials::{TokenOrigin, TokenSource, TOKEN_ENV, URL_ENV};

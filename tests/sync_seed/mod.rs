@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use servicedesk::desk::Desk;
 use servicedesk::engine::state::LaborStatus;
+use servicedesk::store::outbox_items::{self as items, PhotoItem, ReportFields};
 use servicedesk::store::{NewSession, NewTurn, Session, SessionStatus, Unit};
-use servicedesk::sync::items::{self, PhotoItem, ReportFields};
 use servicedesk::sync::SyncConfig;
 
 /// Sync settings for tests: short timeouts, a backoff in milliseconds, and

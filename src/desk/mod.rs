@@ -1,6 +1,9 @@
 //! `Desk`: the one façade every front end (CLI, HTTP, Tauri) calls. It owns
 //! the data dir: the SQLite database and the artifact store beside it.
 
+mod billing;
+mod knowledge_store;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,11 +19,11 @@ use crate::engine::report::PhotoRef;
 use crate::engine::view::{session_view, SessionView};
 use crate::engine::{Engine, SessionState, TurnContext, TurnOutcome};
 use crate::knowledge;
+use crate::store::outbox_items::PhotoItem;
 use crate::store::{
     Artifact, NewArtifact, NewSession, NewTurn, RecordedTurn, Session, SessionFilter, Store,
     StoreError, SweepReport, Turn,
 };
-use crate::sync::items::PhotoItem;
 
 pub const DATA_DIR_ENV: &str = "SERVICEDESK_DATA_DIR";
 /// A directory of procedure files to use instead of the built-in catalog.
@@ -272,6 +275,32 @@ impl Desk {
 
     pub async fn sessions(&self, filter: &SessionFilter) -> Result<Vec<Session>> {
         Ok(self.store().sessions(filter).await?)
+    }
+
+    /// Per session: whether a report can be written, and the portal state
+    /// of its newest report (`Store::session_stages`).
+    pub async fn session_stages(
+        &self,
+        sessions: &[Session],
+    ) -> Result<std::collections::HashMap<String, (bool, Option<String>)>> {
+        let ids: Vec<&str> = sessions.iter().map(|s| s.id.as_str()).collect();
+        Ok(self.store().session_stages(&ids).await?)
+    }
+
+    /// The schema version and how many sessions and artifacts are stored.
+    pub async fn store_summary(&self) -> Result<(i64, usize, usize)> {
+        let (sessions, artifacts) = self.store().counts().await?;
+        Ok((self.store().schema_version().await?, sessions, artifacts))
+    }
+
+    pub async fn session(&self, id: &str) -> Result<Session> {
+        Ok(self.store().session(id).await?)
+    }
+
+    /// A session's artifacts (an unknown session is an error, not an empty list).
+    pub async fn session_artifacts(&self, id: &str) -> Result<Vec<Artifact>> {
+        self.store().session(id).await?;
+        Ok(self.store().artifacts(Some(id)).await?)
     }
 
     pub async fn session_detail(&self, id: &str) -> Result<SessionDetail> {
@@ -562,8 +591,8 @@ impl Desk {
                     } else {
                         Vec::new()
                     };
-                    // The portal's items commit with the turn (sync::items).
-                    record.outbox = crate::sync::items::for_turn(
+                    // The portal's items commit with the turn (store::outbox_items).
+                    record.outbox = crate::store::outbox_items::for_turn(
                         &engine.catalog,
                         session,
                         &state,

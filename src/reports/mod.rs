@@ -6,6 +6,8 @@
 //! revision, the session's status and the portal's items (the photos, then
 //! the report) commit in one transaction, and the transcript shows it.
 
+pub mod batch;
+
 use std::collections::HashMap;
 
 use serde::Serialize;
@@ -125,7 +127,7 @@ impl Desk {
                 let input = finalize_input(&outcome.state.language, edited);
                 // A report always finalizes the session (turn_record).
                 let mut turn = crate::desk::turn_record(input, &outcome, Vec::new());
-                turn.outbox = crate::sync::items::for_turn(
+                turn.outbox = crate::store::outbox_items::for_turn(
                     &engine.catalog,
                     session,
                     &state,

@@ -12,11 +12,11 @@ use std::path::{Path, PathBuf};
 use chrono::{Local, NaiveDate, TimeZone, Utc};
 use serde::Serialize;
 
-use super::report_file_name;
+use super::RangeReport;
 use crate::desk::{Desk, DeskError, Result};
 use crate::engine::catalog::{fmt_tenths, parse_tenths};
 use crate::engine::report::parse;
-use crate::reports::RangeReport;
+use crate::export::report_file_name;
 
 #[derive(Debug, Clone)]
 pub struct BatchOptions {
@@ -166,13 +166,15 @@ pub async fn export_reports(
             let pdf_name = report_file_name(&item.session, item.report.revision, "pdf");
             let photos = desk.report_photos(&item.session.id).await?;
             let (s, r) = (item.session.clone(), item.report.clone());
-            let pdf = tokio::task::spawn_blocking(move || super::pdf::report_pdf(&s, &r, &photos))
-                .await
-                .map_err(|e| DeskError::Join(e.to_string()))?
-                .map_err(|e| DeskError::Invalid {
-                    field: "report",
-                    message: format!("{}: {e}", item.session.id),
-                })?;
+            let pdf = tokio::task::spawn_blocking(move || {
+                crate::export::pdf::report_pdf(&s, &r, &photos)
+            })
+            .await
+            .map_err(|e| DeskError::Join(e.to_string()))?
+            .map_err(|e| DeskError::Invalid {
+                field: "report",
+                message: format!("{}: {e}", item.session.id),
+            })?;
             sink.write(&pdf_name, &pdf)?;
             pdfs += 1;
             csv_row(&mut csv, summary_row(item, &pdf_name));

@@ -1,0 +1,28 @@
+//! The Desk's knowledge store operations: search, the source list and
+//! imports, so front ends reach the knowledge store through the Desk.
+
+use super::Desk;
+use crate::knowledge::document::{DocError, Document};
+use crate::knowledge::index::{
+    self, IngestReport, SearchError, SearchHit, SearchQuery, SourceInfo,
+};
+
+impl Desk {
+    pub async fn knowledge_search(&self, q: &SearchQuery) -> Result<Vec<SearchHit>, SearchError> {
+        index::search(self.store().pool(), q).await
+    }
+
+    pub async fn knowledge_sources(&self) -> index::Result<Vec<SourceInfo>> {
+        index::list(self.store().pool()).await
+    }
+
+    /// Stores the parsed documents and reports them with the files that did
+    /// not parse (`parse_errors`).
+    pub async fn knowledge_ingest(
+        &self,
+        docs: Vec<Document>,
+        parse_errors: Vec<DocError>,
+    ) -> index::Result<IngestReport> {
+        index::ingest(self.store().pool(), docs, parse_errors).await
+    }
+}
