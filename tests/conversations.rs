@@ -275,7 +275,9 @@ fn conversation_scenarios() {
                     .chat_turn(&session.id, &t.user, Vec::new())
                     .await
                     .unwrap();
-                let turn = transcript_turn(&session.id, recorded.turn.seq, &outcome);
+                let turn =
+                    serde_json::to_value(transcript_turn(&session.id, recorded.turn.seq, &outcome))
+                        .unwrap();
                 exercised.insert(turn["transition"].as_str().unwrap().to_string());
                 if let Some(sys) = turn["system"].as_str() {
                     systems.insert(sys.to_string());

@@ -17,6 +17,7 @@ mod billing_cli;
 mod billing_oracle_props;
 mod billing_scenarios;
 mod billing_store;
+mod bindings;
 mod bounded_input;
 mod cli_pipe;
 mod conversations;

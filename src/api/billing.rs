@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use ts_rs::TS;
 
 use super::AppError;
 use crate::billing::demo::DemoReport;
@@ -16,7 +17,8 @@ use crate::desk::Desk;
 /// Import files larger than this are refused (the demo rules are 5 KB).
 pub const MAX_IMPORT_BYTES: usize = 16 * 1024 * 1024;
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
 #[serde(deny_unknown_fields)]
 pub struct SimulateRequest {
     /// A payload to simulate directly (no store).
@@ -40,19 +42,20 @@ pub struct SimulateRequest {
 }
 
 /// A payload's breakdown, or a stored rule's (with `rule_code` and `version_no`).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 #[serde(untagged)]
 pub enum SimulateResponse {
     Payload(Breakdown),
     Rule(RuleSimulation),
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 pub struct RuleList {
     pub rules: Vec<RuleInfo>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
 #[serde(deny_unknown_fields)]
 pub struct ImportRequest {
     /// The file's text: a JSON array of rules, or JSONL orders.
@@ -62,7 +65,8 @@ pub struct ImportRequest {
     pub name: Option<String>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
 #[serde(deny_unknown_fields)]
 pub struct OrdersRequest {
     #[serde(default)]
@@ -71,12 +75,13 @@ pub struct OrdersRequest {
     pub city_code: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 pub struct OrderList {
     pub orders: Vec<OrderInfo>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
 #[serde(deny_unknown_fields)]
 pub struct ArrearsRequest {
     pub plate_no: String,
@@ -84,7 +89,8 @@ pub struct ArrearsRequest {
     pub city_code: Option<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
 #[serde(deny_unknown_fields)]
 pub struct VerifyRequest {
     pub order_no: String,

@@ -3,6 +3,7 @@
 //! people.
 
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use crate::artifacts::ArtifactError;
 use crate::billing::store::BillingStoreError;
@@ -10,7 +11,7 @@ use crate::billing::BillingError;
 use crate::desk::DeskError;
 use crate::store::StoreError;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error, TS)]
 #[error("{code}: {message}")]
 pub struct AppError {
     pub code: String,

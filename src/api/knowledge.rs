@@ -2,6 +2,7 @@
 //! same shapes the CLI prints with `--json` (see `../shared/spec/knowledge.md`).
 
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use super::AppError;
 use crate::desk::Desk;
@@ -9,32 +10,35 @@ use crate::knowledge::{
     self, answer, index, text, Answer, IngestReport, SearchHit, SearchQuery, SourceInfo,
 };
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 pub struct SearchResults {
     pub results: Vec<SearchHit>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 pub struct Sources {
     pub sources: Vec<SourceInfo>,
 }
 
 /// Files to import, as the app's drag and drop sends them: a name (its
 /// extension picks Markdown or JSONL) and the UTF-8 content.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
 #[serde(deny_unknown_fields)]
 pub struct IngestRequest {
     pub files: Vec<IngestFile>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
 #[serde(deny_unknown_fields)]
 pub struct IngestFile {
     pub name: String,
     pub content: String,
 }
 
-#[derive(Debug, Deserialize, Default)]
+#[derive(Debug, Deserialize, Default, TS)]
+#[ts(optional_fields = nullable)]
 #[serde(deny_unknown_fields)]
 pub struct AskRequest {
     pub question: String,

@@ -4,6 +4,7 @@
 //! call `dispatch` (or the typed functions it wraps).
 
 pub mod billing;
+pub mod bindings;
 mod error;
 pub mod knowledge;
 pub mod reports;
@@ -12,6 +13,7 @@ pub mod sync;
 pub use reports::{report_export, ReportExportRequest};
 
 use std::path::PathBuf;
+use ts_rs::TS;
 
 use base64::Engine as _;
 use serde::de::DeserializeOwned;
@@ -21,53 +23,18 @@ use serde_json::Value;
 pub use error::AppError;
 
 use crate::desk::{Desk, SessionDetail, VerifyReport};
-use crate::engine::TurnOutcome;
+use crate::engine::state::{Isolation, LaborStatus, Mode, Submode};
+use crate::engine::{Reply, TurnOutcome};
 use crate::store::{Artifact, NewSession, Session, SessionFilter, SessionStatus, Unit};
 
 pub const EXPORT_FORMAT: &str = "servicedesk.session.v1";
 
-/// The commands `dispatch` knows, for error messages and for the UI.
-pub const COMMANDS: &[&str] = &[
-    "app_info",
-    "session_new",
-    "session_list",
-    "session_show",
-    "session_export",
-    "session_delete",
-    "artifact_add",
-    "artifact_upload",
-    "artifact_list",
-    "artifact_verify",
-    "artifact_content",
-    "chat_turn",
-    "report_list",
-    "report_export",
-    "report_finalize",
-    "reports_export_start",
-    "reports_export_status",
-    "session_context",
-    "knowledge_search",
-    "knowledge_sources",
-    "knowledge_ingest",
-    "knowledge_ask",
-    "billing_simulate",
-    "billing_rules",
-    "billing_rules_import",
-    "billing_orders",
-    "billing_orders_import",
-    "billing_arrears",
-    "billing_verify",
-    "billing_seed_demo",
-    "sync_status",
-    "sync_retry",
-    "portal_settings",
-];
-
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
 #[serde(deny_unknown_fields)]
 pub struct Empty {}
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
 pub struct AppInfo {
     pub name: String,
     pub version: String,
@@ -77,7 +44,8 @@ pub struct AppInfo {
     pub artifacts: usize,
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
 #[serde(deny_unknown_fields)]
 pub struct SessionNewRequest {
     pub complaint: String,
@@ -91,21 +59,22 @@ pub struct SessionNewRequest {
     pub engine_hours: Option<f64>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
 #[serde(deny_unknown_fields)]
 pub struct SessionListRequest {
     pub query: Option<String>,
     pub status: Option<SessionStatus>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
 pub struct SessionList {
     pub sessions: Vec<SessionListItem>,
 }
 
 /// A session as the sidebar lists it: the stored session plus where it
 /// stands for the people in the shop.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
 pub struct SessionListItem {
     #[serde(flatten)]
     pub session: Session,
@@ -114,20 +83,22 @@ pub struct SessionListItem {
     pub stage: String,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
 #[serde(deny_unknown_fields)]
 pub struct SessionRef {
     pub session_id: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, TS)]
 pub struct SessionExport {
     pub format: &'static str,
     #[serde(flatten)]
     pub detail: SessionDetail,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
 #[serde(deny_unknown_fields)]
 pub struct SessionDeleteRequest {
     pub session_id: String,
@@ -135,13 +106,14 @@ pub struct SessionDeleteRequest {
     pub purge: bool,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
 pub struct SessionDeleted {
     pub deleted: bool,
     pub purged_artifacts: usize,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
 #[serde(deny_unknown_fields)]
 pub struct ArtifactAddRequest {
     pub session_id: String,
@@ -149,7 +121,8 @@ pub struct ArtifactAddRequest {
     pub caption: Option<String>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
 #[serde(deny_unknown_fields)]
 pub struct ArtifactUploadRequest {
     pub session_id: String,
@@ -158,18 +131,20 @@ pub struct ArtifactUploadRequest {
     pub caption: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
 pub struct ArtifactList {
     pub artifacts: Vec<Artifact>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
 #[serde(deny_unknown_fields)]
 pub struct ArtifactVerifyRequest {
     pub session_id: Option<String>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
 #[serde(deny_unknown_fields)]
 pub struct ArtifactContentRequest {
     pub artifact_id: String,
@@ -177,7 +152,7 @@ pub struct ArtifactContentRequest {
     pub thumbnail: bool,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
 pub struct ArtifactContent {
     pub mime: String,
     pub content_base64: String,
@@ -335,14 +310,16 @@ fn reply<T: Serialize>(value: T) -> Result<Value, AppError> {
     serde_json::to_value(value).map_err(|e| AppError::new("internal", e.to_string()))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
 #[serde(deny_unknown_fields)]
 pub struct Attachment {
     pub file_name: String,
     pub content_base64: String,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
 #[serde(deny_unknown_fields)]
 pub struct ChatTurnRequest {
     pub session_id: String,
@@ -351,7 +328,7 @@ pub struct ChatTurnRequest {
     pub attachments: Vec<Attachment>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 pub struct ReportRevision {
     pub revision: u32,
     pub language: String,
@@ -360,49 +337,141 @@ pub struct ReportRevision {
     pub created_at: String,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 pub struct ReportList {
     pub reports: Vec<ReportRevision>,
 }
 
 /// The transcript contract of `shared/spec/conversation.md`: one object per
 /// turn, the same for `servicedesk chat --json`, HTTP and IPC.
-pub fn transcript_turn(session_id: &str, seq: i64, o: &TurnOutcome) -> Value {
-    let st = &o.state;
-    let labor_hours = st
-        .labor
-        .confirmed_hours
-        .clone()
-        .or_else(|| st.labor.estimated_hours.clone());
-    serde_json::json!({
-        "turn": seq,
-        "session_id": session_id,
-        "language": st.language,
-        "intent": o.intent,
-        "transition": o.transition.name(),
-        "mode": st.mode,
-        "submode": st.submode,
-        "system": st.active_procedure,
-        "active_step": st.active_step,
-        "completed_steps": st.completed_steps,
-        "topic_stack": st.topic_stack.iter().map(|t| serde_json::json!({
-            "topic": t.topic, "submode": t.submode, "return_step": t.return_step,
-        })).collect::<Vec<_>>(),
-        "isolation": st.isolation,
-        "labor": {"mode": st.labor.status, "hours": labor_hours},
-        "reply": o.reply,
-        "escalated": st.escalation.escalated,
-        "facts": st.facts.iter().filter(|f| f.is_current()).filter_map(|f| f.name.clone()).collect::<Vec<_>>(),
-        "new_facts": o.new_facts.iter().map(|f| serde_json::json!({
-            "id": f.id, "name": f.name, "subject": f.subject, "value": f.value, "unit": f.unit, "text": f.text,
-        })).collect::<Vec<_>>(),
-        "superseded": o.superseded.iter().map(|(a, b)| serde_json::json!({"fact": a, "by": b})).collect::<Vec<_>>(),
-        "report_revision": o.report.as_ref().map(|r| r.0),
-        "trace": o.trace.join("; "),
-    })
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct ChatTranscript {
+    pub turn: i64,
+    pub session_id: String,
+    pub language: String,
+    pub intent: String,
+    /// The transition class that fired (`D1_step_answer`, `T1_root_entry`, ...).
+    pub transition: String,
+    pub mode: Mode,
+    pub submode: Submode,
+    /// The procedure being walked.
+    pub system: Option<String>,
+    pub active_step: Option<String>,
+    pub completed_steps: Vec<String>,
+    pub topic_stack: Vec<TopicView>,
+    pub isolation: Isolation,
+    pub labor: TranscriptLabor,
+    pub reply: Reply,
+    pub escalated: bool,
+    /// The names of the current facts.
+    pub facts: Vec<String>,
+    pub new_facts: Vec<NewFactView>,
+    pub superseded: Vec<Superseded>,
+    /// The report revision this turn wrote, if any.
+    pub report_revision: Option<u32>,
+    /// Why the turn went as it did, for people reading a transcript.
+    pub trace: String,
 }
 
-pub async fn chat_turn(desk: &Desk, req: ChatTurnRequest) -> Result<Value, AppError> {
+/// A side topic the conversation will return from.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct TopicView {
+    pub topic: String,
+    pub submode: Submode,
+    pub return_step: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct TranscriptLabor {
+    pub mode: LaborStatus,
+    /// Confirmed hours, else the estimate (`"1.5"`).
+    pub hours: Option<String>,
+}
+
+/// A fact this turn recorded.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct NewFactView {
+    pub id: String,
+    pub name: Option<String>,
+    pub subject: String,
+    pub value: Option<String>,
+    pub unit: Option<String>,
+    /// The words it came from.
+    pub text: String,
+}
+
+/// A fact this turn took back, and the one that replaced it.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct Superseded {
+    pub fact: String,
+    pub by: String,
+}
+
+pub fn transcript_turn(session_id: &str, seq: i64, o: &TurnOutcome) -> ChatTranscript {
+    let st = &o.state;
+    ChatTranscript {
+        turn: seq,
+        session_id: session_id.to_owned(),
+        language: st.language.clone(),
+        intent: o.intent.to_owned(),
+        transition: o.transition.name().to_owned(),
+        mode: st.mode,
+        submode: st.submode,
+        system: st.active_procedure.clone(),
+        active_step: st.active_step.clone(),
+        completed_steps: st.completed_steps.clone(),
+        topic_stack: st
+            .topic_stack
+            .iter()
+            .map(|t| TopicView {
+                topic: t.topic.clone(),
+                submode: t.submode,
+                return_step: t.return_step.clone(),
+            })
+            .collect(),
+        isolation: st.isolation.clone(),
+        labor: TranscriptLabor {
+            mode: st.labor.status,
+            hours: st
+                .labor
+                .confirmed_hours
+                .clone()
+                .or_else(|| st.labor.estimated_hours.clone()),
+        },
+        reply: o.reply.clone(),
+        escalated: st.escalation.escalated,
+        facts: st
+            .facts
+            .iter()
+            .filter(|f| f.is_current())
+            .filter_map(|f| f.name.clone())
+            .collect(),
+        new_facts: o
+            .new_facts
+            .iter()
+            .map(|f| NewFactView {
+                id: f.id.clone(),
+                name: f.name.clone(),
+                subject: f.subject.clone(),
+                value: f.value.clone(),
+                unit: f.unit.clone(),
+                text: f.text.clone(),
+            })
+            .collect(),
+        superseded: o
+            .superseded
+            .iter()
+            .map(|(a, b)| Superseded {
+                fact: a.clone(),
+                by: b.clone(),
+            })
+            .collect(),
+        report_revision: o.report.as_ref().map(|r| r.0),
+        trace: o.trace.join("; "),
+    }
+}
+
+pub async fn chat_turn(desk: &Desk, req: ChatTurnRequest) -> Result<ChatTranscript, AppError> {
     let mut files = Vec::with_capacity(req.attachments.len());
     for a in req.attachments {
         let bytes = base64::engine::general_purpose::STANDARD
@@ -442,13 +511,13 @@ pub async fn report_list(desk: &Desk, req: SessionRef) -> Result<ReportList, App
     Ok(ReportList { reports })
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 pub struct LastTransition {
     pub id: String,
     pub why: String,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 pub struct ReportRef {
     pub revision: u32,
     pub created_at: String,
@@ -457,7 +526,7 @@ pub struct ReportRef {
 }
 
 /// `session_context`: the engine's view of the session plus what the store knows.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 pub struct SessionContext {
     pub session_id: String,
     #[serde(flatten)]
@@ -522,75 +591,88 @@ pub fn names_server_path(command: &str, payload: &Value) -> Option<String> {
     }
 }
 
-/// Run one command with its JSON payload. Unknown commands and payloads that
-/// do not fit the command are errors that name what was wrong.
-pub async fn dispatch(desk: &Desk, command: &str, payload: Value) -> Result<Value, AppError> {
-    match command {
-        "app_info" => {
-            parse::<Empty>(command, payload)?;
-            reply(app_info(desk).await?)
+/// Declares every command once: its name, request type, response type and
+/// the call that serves it (with `desk` and `req` bound). From the table come
+/// `COMMANDS`, `dispatch` and the TypeScript command map the UI is typed by
+/// (`ui/src/gen/`, written by `command_bindings`).
+macro_rules! commands {
+    ($desk:ident, $req:ident; $( $name:ident : $request:ty => $response:ty = $call:expr ;)*) => {
+        /// The commands `dispatch` knows, for error messages and for the UI.
+        pub const COMMANDS: &[&str] = &[$(stringify!($name)),*];
+
+        /// Run one command with its JSON payload. Unknown commands and
+        /// payloads that do not fit the command are errors that name what
+        /// was wrong.
+        pub async fn dispatch(desk: &Desk, command: &str, payload: Value) -> Result<Value, AppError> {
+            let $desk = desk;
+            match command {
+                $(stringify!($name) => {
+                    #[allow(unused_variables)]
+                    let $req: $request = parse(command, payload)?;
+                    let response: $response = $call.await?;
+                    reply(response)
+                })*
+                other => Err(AppError::new(
+                    "unknown_command",
+                    format!("unknown command {other:?}; known: {}", COMMANDS.join(", ")),
+                )),
+            }
         }
-        "session_new" => reply(session_new(desk, parse(command, payload)?).await?),
-        "session_list" => reply(session_list(desk, parse(command, payload)?).await?),
-        "session_show" => reply(session_show(desk, parse(command, payload)?).await?),
-        "session_export" => reply(session_export(desk, parse(command, payload)?).await?),
-        "session_delete" => reply(session_delete(desk, parse(command, payload)?).await?),
-        "artifact_add" => reply(artifact_add(desk, parse(command, payload)?).await?),
-        "artifact_upload" => reply(artifact_upload(desk, parse(command, payload)?).await?),
-        "artifact_list" => reply(artifact_list(desk, parse(command, payload)?).await?),
-        "artifact_verify" => reply(artifact_verify(desk, parse(command, payload)?).await?),
-        "artifact_content" => reply(artifact_content(desk, parse(command, payload)?).await?),
-        "chat_turn" => chat_turn(desk, parse(command, payload)?).await,
-        "report_list" => reply(report_list(desk, parse(command, payload)?).await?),
-        "report_export" => reply(report_export(desk, parse(command, payload)?).await?),
-        "report_finalize" => reply(reports::report_finalize(desk, parse(command, payload)?).await?),
-        "reports_export_start" => {
-            reply(reports::reports_export_start(desk, parse(command, payload)?).await?)
+
+        /// Each command with the TypeScript names of its request and response.
+        pub fn command_signatures(cfg: &ts_rs::Config) -> Vec<(&'static str, String, String)> {
+            vec![$((stringify!($name), <$request as TS>::name(cfg), <$response as TS>::name(cfg))),*]
         }
-        "reports_export_status" => {
-            reply(reports::reports_export_status(parse(command, payload)?).await?)
+
+        /// Visits every request and response type of the table.
+        pub fn visit_command_types(visitor: &mut impl ts_rs::TypeVisitor) {
+            $(visitor.visit::<$request>(); visitor.visit::<$response>();)*
         }
-        "knowledge_search" => {
-            reply(knowledge::knowledge_search(desk, parse(command, payload)?).await?)
-        }
-        "knowledge_sources" => {
-            let Empty {} = parse(command, payload)?;
-            reply(knowledge::knowledge_sources(desk).await?)
-        }
-        "knowledge_ingest" => {
-            reply(knowledge::knowledge_ingest(desk, parse(command, payload)?).await?)
-        }
-        "knowledge_ask" => reply(knowledge::knowledge_ask(desk, parse(command, payload)?).await?),
-        "session_context" => reply(session_context(desk, parse(command, payload)?).await?),
-        "billing_simulate" => {
-            reply(billing::billing_simulate(desk, parse(command, payload)?).await?)
-        }
-        "billing_rules" => {
-            let Empty {} = parse(command, payload)?;
-            reply(billing::billing_rules(desk).await?)
-        }
-        "billing_rules_import" => {
-            reply(billing::billing_rules_import(desk, parse(command, payload)?).await?)
-        }
-        "billing_orders" => reply(billing::billing_orders(desk, parse(command, payload)?).await?),
-        "billing_orders_import" => {
-            reply(billing::billing_orders_import(desk, parse(command, payload)?).await?)
-        }
-        "billing_arrears" => reply(billing::billing_arrears(desk, parse(command, payload)?).await?),
-        "billing_verify" => reply(billing::billing_verify(desk, parse(command, payload)?).await?),
-        "billing_seed_demo" => {
-            let Empty {} = parse(command, payload)?;
-            reply(billing::billing_seed_demo(desk).await?)
-        }
-        "sync_status" => {
-            let Empty {} = parse(command, payload)?;
-            reply(sync::sync_status(desk).await?)
-        }
-        "sync_retry" => reply(sync::sync_retry(desk, parse(command, payload)?).await?),
-        "portal_settings" => reply(sync::portal_settings(desk, parse(command, payload)?).await?),
-        other => Err(AppError::new(
-            "unknown_command",
-            format!("unknown command {other:?}; known: {}", COMMANDS.join(", ")),
-        )),
-    }
+    };
+}
+
+commands! { desk, req;
+    app_info: Empty => AppInfo = app_info(desk);
+    session_new: SessionNewRequest => Session = session_new(desk, req);
+    session_list: SessionListRequest => SessionList = session_list(desk, req);
+    session_show: SessionRef => SessionDetail = session_show(desk, req);
+    session_export: SessionRef => SessionExport = session_export(desk, req);
+    session_delete: SessionDeleteRequest => SessionDeleted = session_delete(desk, req);
+    artifact_add: ArtifactAddRequest => Artifact = artifact_add(desk, req);
+    artifact_upload: ArtifactUploadRequest => Artifact = artifact_upload(desk, req);
+    artifact_list: SessionRef => ArtifactList = artifact_list(desk, req);
+    artifact_verify: ArtifactVerifyRequest => VerifyReport = artifact_verify(desk, req);
+    artifact_content: ArtifactContentRequest => ArtifactContent = artifact_content(desk, req);
+    chat_turn: ChatTurnRequest => ChatTranscript = chat_turn(desk, req);
+    report_list: SessionRef => ReportList = report_list(desk, req);
+    report_export: ReportExportRequest => reports::ReportExport = report_export(desk, req);
+    report_finalize: reports::ReportFinalizeRequest => reports::ReportFinalized =
+        reports::report_finalize(desk, req);
+    reports_export_start: reports::ReportsExportRequest => reports::ExportJob =
+        reports::reports_export_start(desk, req);
+    reports_export_status: reports::ExportJobRef => reports::ExportJob =
+        reports::reports_export_status(req);
+    session_context: SessionRef => SessionContext = session_context(desk, req);
+    knowledge_search: crate::knowledge::SearchQuery => knowledge::SearchResults =
+        knowledge::knowledge_search(desk, req);
+    knowledge_sources: Empty => knowledge::Sources = knowledge::knowledge_sources(desk);
+    knowledge_ingest: knowledge::IngestRequest => crate::knowledge::IngestReport =
+        knowledge::knowledge_ingest(desk, req);
+    knowledge_ask: knowledge::AskRequest => crate::knowledge::Answer = knowledge::knowledge_ask(desk, req);
+    billing_simulate: billing::SimulateRequest => billing::SimulateResponse =
+        billing::billing_simulate(desk, req);
+    billing_rules: Empty => billing::RuleList = billing::billing_rules(desk);
+    billing_rules_import: billing::ImportRequest => crate::billing::store::ImportReport =
+        billing::billing_rules_import(desk, req);
+    billing_orders: billing::OrdersRequest => billing::OrderList = billing::billing_orders(desk, req);
+    billing_orders_import: billing::ImportRequest => crate::billing::store::ImportReport =
+        billing::billing_orders_import(desk, req);
+    billing_arrears: billing::ArrearsRequest => crate::billing::store::ArrearsReport =
+        billing::billing_arrears(desk, req);
+    billing_verify: billing::VerifyRequest => crate::billing::store::Verification =
+        billing::billing_verify(desk, req);
+    billing_seed_demo: Empty => crate::billing::demo::DemoReport = billing::billing_seed_demo(desk);
+    sync_status: Empty => crate::sync::SyncStatus = sync::sync_status(desk);
+    sync_retry: sync::SyncRetryRequest => crate::sync::ItemInfo = sync::sync_retry(desk, req);
+    portal_settings: sync::PortalSettingsRequest => sync::PortalSettings = sync::portal_settings(desk, req);
 }

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, LazyLock, Mutex};
+use ts_rs::TS;
 
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
@@ -13,7 +14,8 @@ use super::AppError;
 use crate::desk::{Desk, DeskError};
 use crate::reports::batch::{self, BatchOptions};
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
 #[serde(deny_unknown_fields)]
 pub struct ReportExportRequest {
     pub session_id: String,
@@ -25,7 +27,7 @@ pub struct ReportExportRequest {
     pub format: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 pub struct ReportExport {
     pub revision: u32,
     pub file_name: String,
@@ -109,7 +111,8 @@ pub async fn report_export(
     }
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
 #[serde(deny_unknown_fields)]
 pub struct TranslationEdits {
     pub complaint: Option<String>,
@@ -117,7 +120,8 @@ pub struct TranslationEdits {
     pub correction: Option<String>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
 #[serde(deny_unknown_fields)]
 pub struct ReportFinalizeRequest {
     pub session_id: String,
@@ -130,7 +134,7 @@ pub struct ReportFinalizeRequest {
     pub translation: TranslationEdits,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 pub struct ReportFinalized {
     pub revision: u32,
     pub created_at: String,
@@ -164,7 +168,8 @@ pub async fn report_finalize(
     })
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
 #[serde(deny_unknown_fields)]
 pub struct ReportsExportRequest {
     /// First day, YYYY-MM-DD (the shop's calendar; included).
@@ -181,7 +186,7 @@ pub struct ReportsExportRequest {
     pub zip: Option<bool>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, TS)]
 pub struct ExportJob {
     pub job_id: String,
     /// running | done | failed
@@ -271,7 +276,8 @@ pub async fn reports_export_start(
     snapshot.ok_or_else(|| AppError::new("internal", "the export job vanished"))
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
 #[serde(deny_unknown_fields)]
 pub struct ExportJobRef {
     pub job_id: String,

@@ -3,6 +3,7 @@
 //! api: only whether one is set, where from, and its last four characters.
 
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use super::AppError;
 use crate::desk::Desk;
@@ -28,7 +29,8 @@ pub async fn sync_status(desk: &Desk) -> Result<SyncStatus, AppError> {
     Ok(sync::status(desk, &TokenSource::for_data_dir(desk.data_dir())).await?)
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
 #[serde(deny_unknown_fields)]
 pub struct SyncRetryRequest {
     /// The outbox item's id (its Idempotency-Key).
@@ -39,7 +41,8 @@ pub async fn sync_retry(desk: &Desk, req: SyncRetryRequest) -> Result<ItemInfo, 
     Ok(sync::retry(desk, req.item.trim()).await?)
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
 #[serde(deny_unknown_fields)]
 pub struct PortalSettingsRequest {
     /// Set the portal base URL (https, or http on loopback).
@@ -51,7 +54,7 @@ pub struct PortalSettingsRequest {
     pub clear_token: bool,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
 pub struct PortalSettings {
     pub url: Option<String>,
     /// The URL comes from SERVICEDESK_PORTAL_URL, not the settings.

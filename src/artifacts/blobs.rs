@@ -5,12 +5,13 @@ use std::fs::{self, File};
 use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
+use ts_rs::TS;
 
 use sha2::{Digest, Sha256};
 
 use super::ArtifactError;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum BlobStatus {
     Ok,

@@ -5,6 +5,7 @@
 //! not previewing it.
 
 use std::io::Cursor;
+use ts_rs::TS;
 
 use image::{DynamicImage, ImageFormat, ImageReader, Limits};
 
@@ -17,14 +18,14 @@ const THUMB_EDGE: u32 = 320;
 /// The `image` crate's own JPEG default, which the thumbnails always had.
 const THUMB_QUALITY: u8 = 75;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum FileKind {
     Image,
     Document,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ThumbnailKind {
     Generated,

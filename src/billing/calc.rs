@@ -6,6 +6,7 @@
 use chrono::{DateTime, NaiveDate, NaiveDateTime};
 use chrono_tz::Tz;
 use serde::{Serialize, Serializer};
+use ts_rs::TS;
 
 use super::money::Money;
 use super::payload::{Payload, Pricing, SegmentType, Tariff, Window};
@@ -16,12 +17,13 @@ use super::time::{
 use super::BillingError;
 
 /// What a stay costs and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct Breakdown {
     /// The sum of the pieces' amounts (0 within the grace period).
     #[serde(rename = "total_amount")]
     pub total: Money,
     #[serde(serialize_with = "ser_tz")]
+    #[ts(type = "string")]
     pub time_zone: Tz,
     /// Site-local wall-clock entry and exit.
     #[serde(serialize_with = "ser_wall")]
@@ -38,7 +40,7 @@ pub struct Breakdown {
 }
 
 /// The part of a stay inside one occurrence of one segment's window.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct Piece {
     /// The segment's name, and its position in the payload as written.
     pub segment: String,
@@ -72,7 +74,7 @@ pub struct Piece {
 
 /// `units × unit_price = amount`; the units start at offset `from_minute`
 /// of the piece (the tier boundary for tiered segments).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 pub struct PriceLine {
     pub from_minute: i64,
     pub units: i64,

@@ -7,6 +7,7 @@
 
 use serde::Serialize;
 use sqlx::SqlitePool;
+use ts_rs::TS;
 
 use super::store::{self, ImportReport, Result};
 
@@ -16,7 +17,7 @@ pub const RULES_ORIGIN: &str = "demo:tests/data/billing/rules.json";
 pub const ORDERS_ORIGIN: &str = "demo:tests/data/billing/orders.jsonl";
 const SEEDED_KEY: &str = "demo_seeded_at";
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, TS)]
 pub struct DemoReport {
     pub rules: ImportReport,
     pub orders: ImportReport,

@@ -4,11 +4,12 @@
 
 use chrono::NaiveDateTime;
 use serde::Serialize;
+use ts_rs::TS;
 
 use super::{Payload, WALL_FORMAT};
 
 /// A stored rule with its versions (oldest first).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct RuleInfo {
     pub rule_code: String,
     pub name: String,
@@ -23,7 +24,7 @@ pub struct RuleInfo {
 }
 
 /// A stored rule version. Times are site-local wall clock (`2026-03-01T00:00`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct VersionInfo {
     pub rule_code: String,
     pub version_no: i64,

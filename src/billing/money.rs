@@ -17,7 +17,9 @@ pub const MAX_CENTS: i64 = 100_000_000_000_000;
 /// An exact amount of money in cents. May be negative (a difference between
 /// two totals); prices, caps and order amounts are checked non-negative where
 /// they are read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+/// On the wire it is a decimal string ("12.50"), never a float.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, ts_rs::TS)]
+#[ts(type = "string")]
 pub struct Money(i64);
 
 impl Money {

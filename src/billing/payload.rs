@@ -5,6 +5,7 @@
 //! segment (index and name) and the field.
 
 use std::fmt;
+use ts_rs::TS;
 
 use serde::{Deserialize, Serialize, Serializer};
 
@@ -15,7 +16,7 @@ use super::{BillingError, WindowOverlap};
 /// A payload as written in JSON. Fields are kept loose here (strings, options)
 /// so that [`Payload::validate`] can say exactly which segment and field is
 /// wrong; the calculator runs on the validated [`Tariff`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct Payload {
     /// Grace period for the whole stay: a stay of at most this many minutes
@@ -26,7 +27,7 @@ pub struct Payload {
     pub segments: Vec<Segment>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct Segment {
     #[serde(default)]
@@ -48,7 +49,7 @@ pub struct Segment {
     pub cap: Option<Money>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct Tier {
     /// Units starting before this offset (minutes from the start of the
@@ -287,8 +288,10 @@ impl Segment {
 }
 
 /// A daily window in minutes of the day: `start` in `0..1440`, `end` in
-/// `0..=1440`, `start != end`. `end <= start` crosses midnight.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// `0..=1440`, `start != end`. `end <= start` crosses midnight. On the wire
+/// it is `HH:MM-HH:MM`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, TS)]
+#[ts(type = "string")]
 pub struct Window {
     pub start: i64,
     pub end: i64,
@@ -439,7 +442,7 @@ pub struct PriceTier {
 }
 
 /// The three segment types, as they appear in JSON.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum SegmentType {
     Free,

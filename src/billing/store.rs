@@ -17,6 +17,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use ts_rs::TS;
 
 use chrono::{DateTime, NaiveDateTime, Timelike, Utc};
 use serde::{Deserialize, Serialize};
@@ -114,7 +115,7 @@ fn show(t: NaiveDateTime) -> String {
 }
 
 /// A version to add, in the import file's shape.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct NewVersion {
     /// `None`: one more than the newest stored version.
@@ -127,7 +128,7 @@ pub struct NewVersion {
 }
 
 /// What an import did, record by record.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, TS)]
 pub struct ImportReport {
     pub origin: String,
     pub imported: Vec<ImportedItem>,
@@ -139,7 +140,7 @@ pub struct ImportReport {
 }
 
 /// A rule version (`key` = rule_code, `version_no`) or an order (`key` = order_no).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct ImportedItem {
     pub key: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -149,7 +150,7 @@ pub struct ImportedItem {
 }
 
 /// A record that was not imported, and exactly why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct SkippedRecord {
     pub line: usize,
     /// 1-based position of the record in the file (array element or JSONL record).
@@ -176,7 +177,7 @@ impl fmt::Display for SkippedRecord {
 }
 
 /// The rule explanations an import ingested into the knowledge store.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, TS)]
 pub struct ExplainSummary {
     pub ingested: Vec<String>,
     pub unchanged: usize,
@@ -185,7 +186,7 @@ pub struct ExplainSummary {
 }
 
 /// A stored order with its arrears.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct OrderInfo {
     pub order_no: String,
     pub city_code: String,
@@ -201,7 +202,7 @@ pub struct OrderInfo {
 }
 
 /// `billing arrears --plate P [--city C] --json`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct ArrearsReport {
     pub plate_no: String,
     pub city_code: Option<String>,
@@ -214,7 +215,7 @@ pub struct ArrearsReport {
     pub orders: Vec<ArrearsOrder>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct ArrearsOrder {
     pub order_no: String,
     pub city_code: String,
@@ -227,7 +228,7 @@ pub struct ArrearsOrder {
 }
 
 /// `billing verify --order NO --json`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct Verification {
     pub order_no: String,
     pub city_code: String,
@@ -252,7 +253,7 @@ pub struct Verification {
 
 /// A stay simulated under a stored rule: the breakdown plus the rule and
 /// version that priced it (the version in force at the entry).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct RuleSimulation {
     pub rule_code: String,
     pub version_no: i64,
@@ -1818,7 +1819,7 @@ pub async fn verify(pool: &SqlitePool, order_no: &str) -> Result<Verification> {
 }
 
 /// How many rules, versions, orders and change records are stored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 pub struct Counts {
     pub rules: i64,
     pub versions: i64,

@@ -7,6 +7,7 @@ mod knowledge_store;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
+use ts_rs::TS;
 
 use serde::Serialize;
 
@@ -108,7 +109,7 @@ pub fn default_data_dir() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("servicedesk-data"))
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, TS)]
 pub struct SessionDetail {
     pub session: Session,
     pub turns: Vec<Turn>,
@@ -116,7 +117,7 @@ pub struct SessionDetail {
     pub state: SessionState,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, TS)]
 pub struct VerifyResult {
     pub artifact_id: String,
     pub session_id: String,
@@ -125,7 +126,7 @@ pub struct VerifyResult {
     pub status: BlobStatus,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, TS)]
 pub struct VerifyReport {
     pub checked: usize,
     pub ok: usize,

@@ -4,6 +4,7 @@
 //! language is not English.
 
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use super::catalog::{fmt_tenths, Finding, Procedure};
 
@@ -48,7 +49,7 @@ pub fn labor_lines(finding: &Finding, total: u32, lang: &str) -> Vec<(String, u3
 
 /// The section titles and units of a report block in one language; the
 /// parser reads them back and the PDF prints them.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, TS)]
 pub struct Headings {
     complaint: &'static str,
     cause: &'static str,
@@ -130,14 +131,14 @@ pub fn no_repair(lang: &str) -> &'static str {
 /// What a technician rewrote in the report before finalizing it: the 3C
 /// paragraphs of the English block and of the translation. Kept in the
 /// session state so every later revision keeps their words.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(default)]
 pub struct ReportEdits {
     pub en: SectionEdits,
     pub translation: SectionEdits,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(default)]
 pub struct SectionEdits {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -340,14 +341,14 @@ pub fn render(r: &ReportInput<'_>, language: &str) -> String {
 
 /// A stored report body read back into its parts, for layouts that need
 /// them (the PDF). The body stays the record: this is a view of it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct ReportDoc {
     /// The English block, then the translation when there is one.
     pub blocks: Vec<ReportBlock>,
 }
 
 /// One language's text of the report.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct ReportBlock {
     pub language: String,
     pub labels: Headings,
@@ -360,7 +361,7 @@ pub struct ReportBlock {
 }
 
 /// A complaint line's Complaint / Cause / Correction, labor and parts.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, TS)]
 pub struct ComplaintSection {
     pub complaint: String,
     pub cause: String,
@@ -372,13 +373,13 @@ pub struct ComplaintSection {
     pub unverified: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct LaborLine {
     pub task: String,
     pub hours: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct PhotoLine {
     pub file_name: String,
     pub caption: Option<String>,

@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use ts_rs::TS;
 
 /// Schema version of the serialized state written by this build.
 pub const STATE_VERSION: u32 = 2;
@@ -17,7 +18,7 @@ pub enum StateError {
     Malformed(String),
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Mode {
     #[default]
@@ -26,7 +27,7 @@ pub enum Mode {
     FinalReport,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Submode {
     #[default]
@@ -37,7 +38,7 @@ pub enum Submode {
     Replan,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum FactKind {
     Measurement,
@@ -45,7 +46,7 @@ pub enum FactKind {
     Finding,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum FactSource {
     Technician,
@@ -54,7 +55,7 @@ pub enum FactSource {
 
 /// Something the technician said or the engine inferred. Facts are never
 /// edited: a correction supersedes the old fact and points to the new one.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct Fact {
     pub id: String,
     pub kind: FactKind,
@@ -84,7 +85,7 @@ impl Fact {
 }
 
 /// One thing the assistant did, kept for the loop guard.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct AgentAction {
     pub turn: u32,
     /// The reply kind (`question`, `fallback`, `answer`, ...).
@@ -95,7 +96,7 @@ pub struct AgentAction {
     pub topic: Option<String>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
 #[serde(default)]
 pub struct Isolation {
     pub complete: bool,
@@ -108,7 +109,7 @@ pub struct Isolation {
     pub stated: Option<StatedCause>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct PendingConfirmation {
     pub step: String,
     pub outcome: String,
@@ -118,7 +119,7 @@ pub struct PendingConfirmation {
 
 /// A complaint of this visit whose diagnosis is closed: everything its
 /// block of the report needs, kept when the next complaint is diagnosed.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
 #[serde(default)]
 pub struct ClosedComplaint {
     pub system: String,
@@ -136,7 +137,7 @@ pub struct ClosedComplaint {
     pub report_edits: super::report::ReportEdits,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
 pub struct StatedCause {
     pub cause: String,
     pub correction: String,
@@ -159,7 +160,7 @@ impl Isolation {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum LaborStatus {
     #[default]
@@ -169,7 +170,7 @@ pub enum LaborStatus {
     Skipped,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
 #[serde(default)]
 pub struct Labor {
     pub status: LaborStatus,
@@ -178,7 +179,7 @@ pub struct Labor {
     pub confirmed_hours: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct TopicFrame {
     pub submode: Submode,
     pub topic: String,
@@ -186,7 +187,7 @@ pub struct TopicFrame {
     pub return_step: Option<String>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
 #[serde(default)]
 pub struct Escalation {
     pub escalated: bool,
@@ -195,7 +196,7 @@ pub struct Escalation {
 
 /// The aggregate. Every field has a default so a snapshot missing a field
 /// added later still loads.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(default)]
 pub struct SessionState {
     pub version: u32,

@@ -5,18 +5,19 @@
 //! Pure: built from the state and the catalog, no I/O.
 
 use serde::Serialize;
+use ts_rs::TS;
 
 use super::catalog::{fmt_tenths, parse_tenths, Catalog, StepKind};
 use super::report::labor_lines;
 use super::state::{Fact, Isolation, LaborStatus, Mode, SessionState, Submode, TopicFrame};
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, TS)]
 pub struct SystemView {
     pub id: String,
     pub title: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum StepStatus {
     Completed,
@@ -24,14 +25,14 @@ pub enum StepStatus {
     Open,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, TS)]
 pub struct StepView {
     pub id: String,
     pub question: String,
     pub status: StepStatus,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, TS)]
 pub struct IsolationView {
     #[serde(flatten)]
     pub isolation: Isolation,
@@ -39,13 +40,13 @@ pub struct IsolationView {
     pub cause: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, TS)]
 pub struct LaborLineView {
     pub task: String,
     pub hours: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, TS)]
 pub struct LaborView {
     pub mode: LaborStatus,
     pub hours: Option<String>,
@@ -54,7 +55,7 @@ pub struct LaborView {
 
 /// Another complaint line of the visit: closed (its cause isolated, kept for
 /// the report) or queued for after the current one.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, TS)]
 pub struct ComplaintLineView {
     /// The system's title in the session language.
     pub system: String,
@@ -66,13 +67,13 @@ pub struct ComplaintLineView {
 }
 
 /// A one-tap answer for the active step: `text` is what gets sent.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct QuickAnswer {
     pub label: String,
     pub text: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, TS)]
 pub struct SessionView {
     pub language: String,
     pub mode: Mode,

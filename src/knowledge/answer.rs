@@ -7,8 +7,9 @@
 use super::index::{best_sentences, shorten, SearchHit};
 use super::text::QueryTerm;
 use serde::Serialize;
+use ts_rs::TS;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct Citation {
     pub source_id: String,
     pub version: u32,
@@ -17,14 +18,14 @@ pub struct Citation {
     pub snippet: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct KeyPoint {
     pub text: String,
     /// Index into `citations`.
     pub citation: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct Answer {
     pub conclusion: String,
     pub key_points: Vec<KeyPoint>,

@@ -9,6 +9,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
+use ts_rs::TS;
 
 pub const DOC_TYPES: &[&str] = &[
     "rule_explain",
@@ -51,7 +52,7 @@ pub struct Document {
 }
 
 /// A document that could not be imported, and exactly why.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, TS)]
 pub struct DocError {
     pub file: String,
     pub line: usize,

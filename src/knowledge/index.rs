@@ -14,12 +14,14 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 use sqlx::{Row, SqlitePool};
 use std::collections::{BTreeMap, BTreeSet};
+use ts_rs::TS;
 
 pub type Result<T> = std::result::Result<T, sqlx::Error>;
 
 /// Filters of a search; `None` means no constraint.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, serde::Deserialize, TS)]
 #[serde(default, deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
 pub struct SearchQuery {
     pub query: String,
     pub doc_type: Option<String>,
@@ -41,7 +43,7 @@ pub struct SearchQuery {
 pub const DEFAULT_TOP_K: usize = 5;
 pub const MAX_TOP_K: usize = 50;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct SearchHit {
     pub source_id: String,
     pub version: u32,
@@ -68,7 +70,7 @@ pub fn chunk_id(source_id: &str, version: u32, index: i64) -> String {
 }
 
 /// What an ingest did, document by document.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, TS)]
 pub struct IngestReport {
     pub imported: Vec<IngestedSource>,
     pub unchanged: Vec<IngestedSource>,
@@ -76,7 +78,7 @@ pub struct IngestReport {
     pub chunks: usize,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, TS)]
 pub struct IngestedSource {
     pub source_id: String,
     pub version: u32,
@@ -85,7 +87,7 @@ pub struct IngestedSource {
 }
 
 /// A stored source version, for `knowledge list`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, TS)]
 pub struct SourceInfo {
     pub source_id: String,
     pub version: u32,

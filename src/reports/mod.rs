@@ -9,6 +9,7 @@
 pub mod batch;
 
 use std::collections::HashMap;
+use ts_rs::TS;
 
 use serde::Serialize;
 use sqlx::Row;
@@ -21,7 +22,7 @@ use crate::export::StoredReport;
 use crate::store::Session;
 
 /// What a finalize produced.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, TS)]
 pub struct Finalized {
     pub revision: u32,
     pub created_at: String,
@@ -31,7 +32,7 @@ pub struct Finalized {
 }
 
 /// A revision's delivery to the portal, as the outbox knows it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct ReportSync {
     /// pending | done | failed | conflict | not_queued
     pub state: String,

@@ -3,10 +3,11 @@
 use serde::{Deserialize, Serialize};
 use sqlx::sqlite::SqliteRow;
 use sqlx::Row;
+use ts_rs::TS;
 
 use crate::artifacts::{FileKind, ThumbnailKind};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum SessionStatus {
     Open,
@@ -33,7 +34,7 @@ impl SessionStatus {
     }
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
 pub struct Unit {
     pub vin: Option<String>,
     pub plate: Option<String>,
@@ -42,7 +43,7 @@ pub struct Unit {
     pub engine_hours: Option<f64>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct Session {
     pub id: String,
     pub created_at: String,
@@ -82,7 +83,7 @@ impl Session {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct Turn {
     pub id: String,
     pub session_id: String,
@@ -112,7 +113,7 @@ impl Turn {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct Artifact {
     pub id: String,
     pub session_id: String,

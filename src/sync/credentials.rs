@@ -12,6 +12,7 @@
 
 use std::path::Path;
 use std::sync::{Arc, RwLock};
+use ts_rs::TS;
 
 use sha2::{Digest, Sha256};
 
@@ -42,7 +43,7 @@ impl std::fmt::Debug for TokenSource {
 
 /// Where a token came from, for status displays.
 /// Which store holds the token, for status displays.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, TS)]
 #[serde(rename_all = "kebab-case")]
 pub enum TokenStore {
     /// Linux desktop keyring over D-Bus (GNOME Keyring, KWallet).
@@ -111,7 +112,7 @@ fn linux_probe() -> TokenStore {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum TokenOrigin {
     Env,

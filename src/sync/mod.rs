@@ -18,6 +18,7 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use ts_rs::TS;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -93,7 +94,7 @@ pub fn backoff_delay(cfg: &SyncConfig, attempts: u32) -> Duration {
 }
 
 /// Why a pass stopped before everything due was sent.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(tag = "kind", content = "reason", rename_all = "snake_case")]
 pub enum Stopped {
     NotConfigured(String),
@@ -103,7 +104,7 @@ pub enum Stopped {
 }
 
 /// What one pass (or a run of passes) did.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, TS)]
 pub struct PassSummary {
     pub sent: u64,
     pub done: u64,
@@ -125,7 +126,7 @@ impl PassSummary {
 }
 
 /// The pause kept while the portal refuses the credentials.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
 struct Pause {
     reason: String,
     /// A one-way fingerprint of the refused token (see `credentials::fingerprint`).
@@ -133,7 +134,7 @@ struct Pause {
     at: String,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
 struct Online {
     online: bool,
     at: String,
@@ -151,7 +152,7 @@ struct Item {
 }
 
 /// A pending, failed or conflicting item, for status displays.
-#[derive(Debug, Clone, Serialize, Deserialize, sqlx::FromRow)]
+#[derive(Debug, Clone, Serialize, Deserialize, sqlx::FromRow, TS)]
 pub struct ItemInfo {
     pub id: String,
     pub session_id: Option<String>,
@@ -166,7 +167,7 @@ pub struct ItemInfo {
 }
 
 /// `sync status`: what the UI shows.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
 pub struct SyncStatus {
     /// online | offline | paused | not_configured | unknown
     pub state: String,

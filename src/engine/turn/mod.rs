@@ -24,6 +24,7 @@ mod subflow;
 mod walk;
 
 use std::sync::Arc;
+use ts_rs::TS;
 
 use serde::Serialize;
 
@@ -44,7 +45,7 @@ const MAX_ASKS: u32 = 2;
 const TOPIC_COOLDOWN_TURNS: u32 = 3;
 pub const RECENT_ACTIONS_KEPT: usize = 12;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ReplyKind {
     Question,
@@ -70,7 +71,7 @@ impl ReplyKind {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct Reply {
     pub kind: ReplyKind,
     pub text: String,

@@ -1,0 +1,80 @@
+// Generated from the Rust types by `servicedesk::api::bindings`. Do not edit:
+// run `UPDATE_BINDINGS=1 cargo test --test tests bindings` instead.
+
+import type { Answer, AppInfo, ArrearsReport, ArrearsRequest, Artifact, ArtifactAddRequest, ArtifactContent, ArtifactContentRequest, ArtifactList, ArtifactUploadRequest, ArtifactVerifyRequest, AskRequest, ChatTranscript, ChatTurnRequest, DemoReport, Empty, ExportJob, ExportJobRef, ImportReport, ImportRequest, IngestReport, IngestRequest, ItemInfo, OrderList, OrdersRequest, PortalSettings, PortalSettingsRequest, ReportExport, ReportExportRequest, ReportFinalizeRequest, ReportFinalized, ReportList, ReportsExportRequest, RuleList, SearchQuery, SearchResults, Session, SessionContext, SessionDeleteRequest, SessionDeleted, SessionDetail, SessionExport, SessionList, SessionListRequest, SessionNewRequest, SessionRef, SimulateRequest, SimulateResponse, Sources, SyncRetryRequest, SyncStatus, Verification, VerifyReport, VerifyRequest } from './models';
+
+/** Every command `dispatch` serves, with its request and response. */
+export interface Commands {
+  app_info: { request: Empty; response: AppInfo };
+  session_new: { request: SessionNewRequest; response: Session };
+  session_list: { request: SessionListRequest; response: SessionList };
+  session_show: { request: SessionRef; response: SessionDetail };
+  session_export: { request: SessionRef; response: SessionExport };
+  session_delete: { request: SessionDeleteRequest; response: SessionDeleted };
+  artifact_add: { request: ArtifactAddRequest; response: Artifact };
+  artifact_upload: { request: ArtifactUploadRequest; response: Artifact };
+  artifact_list: { request: SessionRef; response: ArtifactList };
+  artifact_verify: { request: ArtifactVerifyRequest; response: VerifyReport };
+  artifact_content: { request: ArtifactContentRequest; response: ArtifactContent };
+  chat_turn: { request: ChatTurnRequest; response: ChatTranscript };
+  report_list: { request: SessionRef; response: ReportList };
+  report_export: { request: ReportExportRequest; response: ReportExport };
+  report_finalize: { request: ReportFinalizeRequest; response: ReportFinalized };
+  reports_export_start: { request: ReportsExportRequest; response: ExportJob };
+  reports_export_status: { request: ExportJobRef; response: ExportJob };
+  session_context: { request: SessionRef; response: SessionContext };
+  knowledge_search: { request: SearchQuery; response: SearchResults };
+  knowledge_sources: { request: Empty; response: Sources };
+  knowledge_ingest: { request: IngestRequest; response: IngestReport };
+  knowledge_ask: { request: AskRequest; response: Answer };
+  billing_simulate: { request: SimulateRequest; response: SimulateResponse };
+  billing_rules: { request: Empty; response: RuleList };
+  billing_rules_import: { request: ImportRequest; response: ImportReport };
+  billing_orders: { request: OrdersRequest; response: OrderList };
+  billing_orders_import: { request: ImportRequest; response: ImportReport };
+  billing_arrears: { request: ArrearsRequest; response: ArrearsReport };
+  billing_verify: { request: VerifyRequest; response: Verification };
+  billing_seed_demo: { request: Empty; response: DemoReport };
+  sync_status: { request: Empty; response: SyncStatus };
+  sync_retry: { request: SyncRetryRequest; response: ItemInfo };
+  portal_settings: { request: PortalSettingsRequest; response: PortalSettings };
+}
+
+export type Command = keyof Commands;
+
+/** The commands, in the order of the Rust table. */
+export const COMMANDS: Command[] = [
+  'app_info',
+  'session_new',
+  'session_list',
+  'session_show',
+  'session_export',
+  'session_delete',
+  'artifact_add',
+  'artifact_upload',
+  'artifact_list',
+  'artifact_verify',
+  'artifact_content',
+  'chat_turn',
+  'report_list',
+  'report_export',
+  'report_finalize',
+  'reports_export_start',
+  'reports_export_status',
+  'session_context',
+  'knowledge_search',
+  'knowledge_sources',
+  'knowledge_ingest',
+  'knowledge_ask',
+  'billing_simulate',
+  'billing_rules',
+  'billing_rules_import',
+  'billing_orders',
+  'billing_orders_import',
+  'billing_arrears',
+  'billing_verify',
+  'billing_seed_demo',
+  'sync_status',
+  'sync_retry',
+  'portal_settings',
+];

@@ -1,0 +1,889 @@
+// Generated from the Rust types by `servicedesk::api::bindings`. Do not edit:
+// run `UPDATE_BINDINGS=1 cargo test --test tests bindings` instead.
+
+/**
+ * One thing the assistant did, kept for the loop guard.
+ */
+export type AgentAction = { turn: number, 
+/**
+ * The reply kind (`question`, `fallback`, `answer`, ...).
+ */
+kind: string, step?: string | null, topic?: string | null, };
+
+export type Answer = { conclusion: string, key_points: Array<KeyPoint>, citations: Array<Citation>, 
+/**
+ * The best document asks these before it can be applied (in the asker's
+ * language when the document has them translated).
+ */
+clarifying_questions: Array<string>, requires_handoff: boolean, };
+
+export type AppInfo = { name: string, version: string, data_dir: string, schema_version: number, sessions: number, artifacts: number, };
+
+export type ArrearsOrder = { order_no: string, city_code: string, lot_code: string, entry_time: string, exit_time: string, total_amount: Money, paid_amount: Money, arrears_amount: Money, };
+
+/**
+ * `billing arrears --plate P [--city C] --json`.
+ */
+export type ArrearsReport = { plate_no: string, city_code: string | null, 
+/**
+ * `NONE` or `HAS_ARREARS`.
+ */
+status: string, total_arrears: Money, 
+/**
+ * How many orders of the plate (in the city) were checked.
+ */
+orders_checked: number, 
+/**
+ * The unpaid and partly paid orders, by entry time then order number.
+ */
+orders: Array<ArrearsOrder>, };
+
+export type ArrearsRequest = { plate_no: string, city_code?: string | null, };
+
+export type Artifact = { id: string, session_id: string, turn_id: string | null, sha256: string, file_name: string, mime: string, kind: FileKind, size_bytes: number, caption: string | null, taken_at: string | null, width: number | null, height: number | null, thumbnail: ThumbnailKind, created_at: string, };
+
+export type ArtifactAddRequest = { session_id: string, path: string, caption?: string | null, };
+
+export type ArtifactContent = { mime: string, content_base64: string, };
+
+export type ArtifactContentRequest = { artifact_id: string, thumbnail: boolean, };
+
+export type ArtifactList = { artifacts: Array<Artifact>, };
+
+export type ArtifactUploadRequest = { session_id: string, file_name: string, content_base64: string, caption?: string | null, };
+
+export type ArtifactVerifyRequest = { session_id?: string | null, };
+
+export type AskRequest = { question: string, 
+/**
+ * The asker's language; detected from the question when absent.
+ */
+language?: string | null, filters?: SearchQuery | null, };
+
+export type Attachment = { file_name: string, content_base64: string, };
+
+export type BlobStatus = "ok" | "missing" | "corrupt";
+
+/**
+ * What a stay costs and why.
+ */
+export type Breakdown = { 
+/**
+ * The sum of the pieces' amounts (0 within the grace period).
+ */
+total_amount: Money, time_zone: string, 
+/**
+ * Site-local wall-clock entry and exit.
+ */
+entry: string, exit: string, 
+/**
+ * Real elapsed minutes (across a DST change, not the wall-clock difference).
+ */
+stay_minutes: number, free_minutes: number, 
+/**
+ * The stay was no longer than `free_minutes`: every piece costs 0.
+ */
+grace_applied: boolean, 
+/**
+ * In order of time: by occurrence day, then window start.
+ */
+pieces: Array<Piece>, };
+
+/**
+ * The transcript contract of `shared/spec/conversation.md`: one object per
+ * turn, the same for `servicedesk chat --json`, HTTP and IPC.
+ */
+export type ChatTranscript = { turn: number, session_id: string, language: string, intent: string, 
+/**
+ * The transition class that fired (`D1_step_answer`, `T1_root_entry`, ...).
+ */
+transition: string, mode: Mode, submode: Submode, 
+/**
+ * The procedure being walked.
+ */
+system: string | null, active_step: string | null, completed_steps: Array<string>, topic_stack: Array<TopicView>, isolation: Isolation, labor: TranscriptLabor, reply: Reply, escalated: boolean, 
+/**
+ * The names of the current facts.
+ */
+facts: Array<string>, new_facts: Array<NewFactView>, superseded: Array<Superseded>, 
+/**
+ * The report revision this turn wrote, if any.
+ */
+report_revision: number | null, 
+/**
+ * Why the turn went as it did, for people reading a transcript.
+ */
+trace: string, };
+
+export type ChatTurnRequest = { session_id: string, text: string, attachments: Array<Attachment>, };
+
+export type Citation = { source_id: string, version: number, chunk_id: string, title: string, snippet: string, };
+
+/**
+ * A complaint of this visit whose diagnosis is closed: everything its
+ * block of the report needs, kept when the next complaint is diagnosed.
+ */
+export type ClosedComplaint = { system: string, symptom: string | null, isolation: Isolation, repair_done: boolean, 
+/**
+ * The labor of its block, in tenths of an hour.
+ */
+labor_tenths: number, 
+/**
+ * Whether that labor was confirmed, skipped or left a draft.
+ */
+labor_status: LaborStatus, 
+/**
+ * Steps that could not be verified.
+ */
+unverified: Array<string>, 
+/**
+ * The facts its diagnosis recorded.
+ */
+facts: Array<Fact>, report_edits: ReportEdits, };
+
+/**
+ * Another complaint line of the visit: closed (its cause isolated, kept for
+ * the report) or queued for after the current one.
+ */
+export type ComplaintLineView = { 
+/**
+ * The system's title in the session language.
+ */
+system: string, 
+/**
+ * The complaint in the session language.
+ */
+complaint: string, 
+/**
+ * The isolated cause, for a closed line.
+ */
+cause: string | null, closed: boolean, };
+
+export type DemoReport = { rules: ImportReport, orders: ImportReport, };
+
+/**
+ * A document that could not be imported, and exactly why.
+ */
+export type DocError = { file: string, line: number, field: string | null, message: string, };
+
+export type Empty = Record<symbol, never>;
+
+export type Escalation = { escalated: boolean, reason: string | null, };
+
+/**
+ * The rule explanations an import ingested into the knowledge store.
+ */
+export type ExplainSummary = { ingested: Array<string>, unchanged: number, 
+/**
+ * Explanations the knowledge store kept an older text of (not an error).
+ */
+kept: Array<string>, };
+
+export type ExportJob = { job_id: string, 
+/**
+ * running | done | failed
+ */
+state: string, done: number, total: number, file_name: string | null, path: string | null, 
+/**
+ * Under `serve`: where the browser fetches the result (GET).
+ */
+download_url: string | null, error: string | null, };
+
+export type ExportJobRef = { job_id: string, };
+
+/**
+ * Something the technician said or the engine inferred. Facts are never
+ * edited: a correction supersedes the old fact and points to the new one.
+ */
+export type Fact = { id: string, kind: FactKind, source: FactSource, subject: string, value?: string | null, unit?: string | null, text: string, 
+/**
+ * The turn that produced it.
+ */
+turn_seq: number, superseded_by?: string | null, 
+/**
+ * The stable name transcripts assert (`motor_runs_direct_power`).
+ */
+name?: string | null, 
+/**
+ * The step outcome this fact selects (`yes`, `no`, `ok`, `low`, `high`).
+ */
+outcome?: string | null, };
+
+export type FactKind = "measurement" | "observation" | "finding";
+
+export type FactSource = "technician" | "inference";
+
+export type FileKind = "image" | "document";
+
+/**
+ * What an import did, record by record.
+ */
+export type ImportReport = { origin: string, imported: Array<ImportedItem>, unchanged: Array<ImportedItem>, skipped: Array<SkippedRecord>, 
+/**
+ * Rule imports only: the generated explanations put into the knowledge store.
+ */
+explanations: ExplainSummary | null, };
+
+export type ImportRequest = { 
+/**
+ * The file's text: a JSON array of rules, or JSONL orders.
+ */
+content: string, 
+/**
+ * The file's name, for the change log and error messages.
+ */
+name?: string | null, };
+
+/**
+ * A rule version (`key` = rule_code, `version_no`) or an order (`key` = order_no).
+ */
+export type ImportedItem = { key: string, version_no: number | null, 
+/**
+ * The line of the record in the file.
+ */
+line: number, };
+
+export type IngestFile = { name: string, content: string, };
+
+/**
+ * What an ingest did, document by document.
+ */
+export type IngestReport = { imported: Array<IngestedSource>, unchanged: Array<IngestedSource>, skipped: Array<DocError>, chunks: number, };
+
+/**
+ * Files to import, as the app's drag and drop sends them: a name (its
+ * extension picks Markdown or JSONL) and the UTF-8 content.
+ */
+export type IngestRequest = { files: Array<IngestFile>, };
+
+export type IngestedSource = { source_id: string, version: number, chunks: number, origin: string, };
+
+export type Isolation = { complete: boolean, finding: string | null, invalidated: boolean, 
+/**
+ * The cause and correction in the technician's own words, when the
+ * finding is one they stated that the catalog does not have
+ * (`finding` is then `Finding::STATED`).
+ */
+stated: StatedCause | null, };
+
+export type IsolationView = { 
+/**
+ * The finding's cause in the session language.
+ */
+cause: string | null, complete: boolean, finding: string | null, invalidated: boolean, 
+/**
+ * The cause and correction in the technician's own words, when the
+ * finding is one they stated that the catalog does not have
+ * (`finding` is then `Finding::STATED`).
+ */
+stated: StatedCause | null, };
+
+/**
+ * A pending, failed or conflicting item, for status displays.
+ */
+export type ItemInfo = { id: string, session_id: string | null, kind: string, target: string, status: string, attempts: number, next_attempt_at: string | null, last_error: string | null, http_status: number | null, created_at: string, };
+
+export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
+
+export type KeyPoint = { text: string, 
+/**
+ * Index into `citations`.
+ */
+citation: number, };
+
+export type Labor = { status: LaborStatus, 
+/**
+ * Decimal hours as strings ("1.50") so no float rounding reaches a report.
+ */
+estimated_hours: string | null, confirmed_hours: string | null, };
+
+export type LaborLineView = { task: string, hours: string, };
+
+export type LaborStatus = "none" | "draft" | "confirmed" | "skipped";
+
+export type LaborView = { mode: LaborStatus, hours: string | null, lines: Array<LaborLineView>, };
+
+export type LastTransition = { id: string, why: string, };
+
+export type Mode = "diagnostic" | "authorization" | "final_report";
+
+/**
+ * An exact amount of money in cents. May be negative (a difference between
+ * two totals); prices, caps and order amounts are checked non-negative where
+ * they are read.
+ * On the wire it is a decimal string ("12.50"), never a float.
+ */
+export type Money = string;
+
+/**
+ * A fact this turn recorded.
+ */
+export type NewFactView = { id: string, name: string | null, subject: string, value: string | null, unit: string | null, 
+/**
+ * The words it came from.
+ */
+text: string, };
+
+/**
+ * A stored order with its arrears.
+ */
+export type OrderInfo = { order_no: string, city_code: string, lot_code: string, plate_no: string, entry_time: string, exit_time: string, total_amount: Money, paid_amount: Money, 
+/**
+ * `total - paid`, never below 0.
+ */
+arrears_amount: Money, created_at: string, };
+
+export type OrderList = { orders: Array<OrderInfo>, };
+
+export type OrdersRequest = { plate_no?: string | null, city_code?: string | null, };
+
+/**
+ * A payload as written in JSON. Fields are kept loose here (strings, options)
+ * so that [`Payload::validate`] can say exactly which segment and field is
+ * wrong; the calculator runs on the validated [`Tariff`].
+ */
+export type Payload = { 
+/**
+ * Grace period for the whole stay: a stay of at most this many minutes
+ * costs 0; a longer one is charged in full from entry.
+ */
+free_minutes: number, segments: Array<Segment>, };
+
+export type PendingConfirmation = { step: string, outcome: string, 
+/**
+ * The words the tentative answer came from.
+ */
+text: string, };
+
+/**
+ * The part of a stay inside one occurrence of one segment's window.
+ */
+export type Piece = { 
+/**
+ * The segment's name, and its position in the payload as written.
+ */
+segment: string, segment_index: number, type: SegmentType, window: Window, 
+/**
+ * The day the occurrence belongs to (its start's date: a night window
+ * from 20:00 on D to 08:00 on D+1 belongs to D).
+ */
+occurrence: string, 
+/**
+ * Site-local wall clock at the instants the piece starts and ends (across
+ * a fall-back, a piece can be two stretches: its first start, last end).
+ */
+start: string, end: string, 
+/**
+ * Real elapsed minutes of the stay inside the occurrence.
+ */
+minutes: number, 
+/**
+ * `ceil(minutes / unit_minutes)`; 0 for free segments and within grace.
+ */
+units: number, 
+/**
+ * How the units are priced: one line for periodic, one per tier used.
+ */
+lines: Array<PriceLine>, 
+/**
+ * The sum of the lines, before the cap.
+ */
+uncapped_amount: Money, cap: Money | null, 
+/**
+ * The cap lowered the amount (an amount exactly at the cap is not capped).
+ */
+cap_applied: boolean, amount: Money, };
+
+export type PortalSettings = { url: string | null, 
+/**
+ * The URL comes from SERVICEDESK_PORTAL_URL, not the settings.
+ */
+url_from_env: boolean, token_set: boolean, 
+/**
+ * env | keyring | memory
+ */
+token_origin: TokenOrigin | null, 
+/**
+ * The token's last four characters (empty for short tokens); never the token.
+ */
+token_last4: string | null, 
+/**
+ * Where a stored token is kept: secret-service | keyutils | keychain |
+ * credential-manager | memory (Linux: Secret Service on a desktop,
+ * kernel keyutils when there is no D-Bus session or no provider).
+ */
+token_store: string, 
+/**
+ * Why the keyring could not be read, if it could not.
+ */
+keyring_error: string | null, };
+
+export type PortalSettingsRequest = { 
+/**
+ * Set the portal base URL (https, or http on loopback).
+ */
+url?: string | null, 
+/**
+ * Store a new token in the OS keyring.
+ */
+token?: string | null, 
+/**
+ * Remove the token from the keyring.
+ */
+clear_token: boolean, };
+
+/**
+ * `units × unit_price = amount`; the units start at offset `from_minute`
+ * of the piece (the tier boundary for tiered segments).
+ */
+export type PriceLine = { from_minute: number, units: number, unit_price: Money, amount: Money, };
+
+/**
+ * A one-tap answer for the active step: `text` is what gets sent.
+ */
+export type QuickAnswer = { label: string, text: string, };
+
+export type Reply = { kind: ReplyKind, text: string, step_id: string | null, citations: Array<string>, };
+
+export type ReplyKind = "question" | "answer" | "clarification" | "fallback" | "labor_draft" | "report" | "refusal";
+
+/**
+ * What a technician rewrote in the report before finalizing it: the 3C
+ * paragraphs of the English block and of the translation. Kept in the
+ * session state so every later revision keeps their words.
+ */
+export type ReportEdits = { en: SectionEdits, translation: SectionEdits, };
+
+export type ReportExport = { revision: number, file_name: string, format: string, mime: string, 
+/**
+ * utf8 for Markdown and JSON, base64 for PDF.
+ */
+encoding: string, content: string, };
+
+export type ReportExportRequest = { session_id: string, 
+/**
+ * The revision to export; the newest when absent.
+ */
+revision?: number | null, 
+/**
+ * markdown (default) | json | pdf
+ */
+format?: string | null, };
+
+export type ReportFinalizeRequest = { session_id: string, 
+/**
+ * The English paragraphs, as the technician rewrote them.
+ */
+complaint?: string | null, cause?: string | null, correction?: string | null, 
+/**
+ * The translated paragraphs, when the session is not in English.
+ */
+translation: TranslationEdits, };
+
+export type ReportFinalized = { revision: number, created_at: string, queued: boolean, file_name: string, };
+
+export type ReportList = { reports: Array<ReportRevision>, };
+
+export type ReportRef = { revision: number, created_at: string, 
+/**
+ * The revision's delivery to the portal.
+ */
+sync: ReportSync, };
+
+export type ReportRevision = { revision: number, language: string, format: string, body: string, created_at: string, };
+
+/**
+ * A revision's delivery to the portal, as the outbox knows it.
+ */
+export type ReportSync = { 
+/**
+ * pending | done | failed | conflict | not_queued
+ */
+state: string, reason: string | null, };
+
+export type ReportsExportRequest = { 
+/**
+ * First day, YYYY-MM-DD (the shop's calendar; included).
+ */
+from: string, 
+/**
+ * Last day, YYYY-MM-DD (included).
+ */
+to: string, technician?: string | null, 
+/**
+ * Where to write; `<data dir>/exports` when absent.
+ */
+out_dir?: string | null, 
+/**
+ * A ZIP (default) or a folder of CSV + PDFs.
+ */
+zip?: boolean | null, };
+
+/**
+ * A stored rule with its versions (oldest first).
+ */
+export type RuleInfo = { rule_code: string, name: string, city_code: string, lot_codes: Array<string>, 
+/**
+ * `active` or `inactive`.
+ */
+status: string, 
+/**
+ * The site's IANA time zone; versions' and stays' times are wall clock there.
+ */
+time_zone: string, created_at: string, versions: Array<VersionInfo>, };
+
+export type RuleList = { rules: Array<RuleInfo>, };
+
+/**
+ * A stay simulated under a stored rule: the breakdown plus the rule and
+ * version that priced it (the version in force at the entry).
+ */
+export type RuleSimulation = { rule_code: string, version_no: number, rule_name: string, city_code: string, lot_codes: Array<string>, 
+/**
+ * The sum of the pieces' amounts (0 within the grace period).
+ */
+total_amount: Money, time_zone: string, 
+/**
+ * Site-local wall-clock entry and exit.
+ */
+entry: string, exit: string, 
+/**
+ * Real elapsed minutes (across a DST change, not the wall-clock difference).
+ */
+stay_minutes: number, free_minutes: number, 
+/**
+ * The stay was no longer than `free_minutes`: every piece costs 0.
+ */
+grace_applied: boolean, 
+/**
+ * In order of time: by occurrence day, then window start.
+ */
+pieces: Array<Piece>, };
+
+export type SearchHit = { source_id: string, version: number, title: string, doc_type: string, source_type: string, language: string, 
+/**
+ * `source_id@vN#chunk`: stable across databases.
+ */
+chunk_id: string, heading: string, 
+/**
+ * Higher is better (FTS5's BM25, negated).
+ */
+score: number, snippet: string, };
+
+/**
+ * Filters of a search; `None` means no constraint.
+ */
+export type SearchQuery = { query: string, doc_type?: string | null, source_type?: string | null, city_code?: string | null, lot_code?: string | null, 
+/**
+ * RFC 3339 or YYYY-MM-DD; `None` is now.
+ */
+at_time?: string | null, source_ids: Array<string>, language?: string | null, include_inactive: boolean, 
+/**
+ * 0 means the default (5).
+ */
+top_k: number, };
+
+export type SearchResults = { results: Array<SearchHit>, };
+
+export type SectionEdits = { complaint: string | null, cause: string | null, correction: string | null, };
+
+export type Segment = { name: string, 
+/**
+ * `HH:MM-HH:MM`; `00:00-24:00` is the whole day; a start later than the
+ * end crosses midnight.
+ */
+window: string, 
+/**
+ * `free`, `periodic` or `tiered`.
+ */
+type: string, unit_minutes?: number | null, unit_price?: Money | null, tiers?: Array<Tier> | null, cap?: Money | null, };
+
+/**
+ * The three segment types, as they appear in JSON.
+ */
+export type SegmentType = "free" | "periodic" | "tiered";
+
+export type Session = { id: string, created_at: string, updated_at: string, status: SessionStatus, language: string, customer: string | null, complaint: string, technician: string | null, unit: Unit, turn_count: number, artifact_count: number, };
+
+/**
+ * `session_context`: the engine's view of the session plus what the store knows.
+ */
+export type SessionContext = { session_id: string, last_transition: LastTransition | null, reports: Array<ReportRef>, language: string, mode: Mode, submode: Submode, system: SystemView | null, steps: Array<StepView>, facts: Array<Fact>, isolation: IsolationView, labor: LaborView, topic_stack: Array<TopicFrame>, escalated: boolean, 
+/**
+ * Why the session was escalated, for the banner.
+ */
+escalation_reason: string | null, report_ready: boolean, quick_answers: Array<QuickAnswer>, 
+/**
+ * The visit's other complaint lines: the closed ones (those set aside
+ * as not diagnosed among them), then the queued.
+ */
+other_complaints: Array<ComplaintLineView>, };
+
+export type SessionDeleteRequest = { session_id: string, purge: boolean, };
+
+export type SessionDeleted = { deleted: boolean, purged_artifacts: number, };
+
+export type SessionDetail = { session: Session, turns: Array<Turn>, artifacts: Array<Artifact>, state: SessionState, };
+
+export type SessionExport = { format: string, session: Session, turns: Array<Turn>, artifacts: Array<Artifact>, state: SessionState, };
+
+export type SessionList = { sessions: Array<SessionListItem>, };
+
+/**
+ * A session as the sidebar lists it: the stored session plus where it
+ * stands for the people in the shop.
+ */
+export type SessionListItem = { 
+/**
+ * open | report_ready (a finding, no report yet) | escalated |
+ * finalized | synced (the newest report revision is on the portal)
+ */
+stage: string, id: string, created_at: string, updated_at: string, status: SessionStatus, language: string, customer: string | null, complaint: string, technician: string | null, unit: Unit, turn_count: number, artifact_count: number, };
+
+export type SessionListRequest = { query?: string | null, status?: SessionStatus | null, };
+
+export type SessionNewRequest = { complaint: string, customer?: string | null, technician?: string | null, language?: string | null, vin?: string | null, plate?: string | null, make_model?: string | null, odometer?: number | null, engine_hours?: number | null, };
+
+export type SessionRef = { session_id: string, };
+
+/**
+ * The aggregate. Every field has a default so a snapshot missing a field
+ * added later still loads.
+ */
+export type SessionState = { version: number, language: string, mode: Mode, submode: Submode, active_procedure: string | null, active_step: string | null, completed_steps: Array<string>, open_steps: Array<string>, facts: Array<Fact>, hypotheses: Array<string>, contradictions: Array<string>, isolation: Isolation, topic_stack: Array<TopicFrame>, 
+/**
+ * Most recent agent actions, newest last, for the loop guard.
+ */
+recent_actions: Array<AgentAction>, 
+/**
+ * The symptom that started the active procedure.
+ */
+symptom: string | null, 
+/**
+ * Set once the technician's language is known; later turns never change it.
+ */
+language_locked: boolean, 
+/**
+ * How many times each step has been asked.
+ */
+asked: { [key in string]: number }, 
+/**
+ * Number of turns in the session.
+ */
+turn: number, 
+/**
+ * The technician reported the repair done and the unit working.
+ */
+repair_done: boolean, 
+/**
+ * Final report revisions written so far.
+ */
+report_revision: number, labor: Labor, escalation: Escalation, 
+/**
+ * Lane-specific state (clarification loop, billing slots, ...) that later
+ * lanes own; kept as JSON so this aggregate does not depend on them.
+ */
+lanes: { [key in string]: JsonValue }, 
+/**
+ * The technician's own wording for the report's 3C paragraphs.
+ */
+report_edits: ReportEdits, 
+/**
+ * An answer the engine asked the technician to confirm ("So the panel
+ * fuse is OK?"): recorded only on a yes.
+ */
+pending_confirmation: PendingConfirmation | null, 
+/**
+ * Further complaints of this visit ("also the water heater won't
+ * light"), as `system:symptom`, each diagnosed after the current one.
+ */
+queued_complaints: Array<string>, 
+/**
+ * Complaints of this visit already diagnosed, in order; the current
+ * one is the last block of the report.
+ */
+closed_complaints: Array<ClosedComplaint>, 
+/**
+ * Complaint lines of this visit written up as not diagnosed (the
+ * technician asked for the report before any of them was started), as
+ * `system:symptom`, in order.
+ */
+undiagnosed_complaints: Array<string>, };
+
+export type SessionStatus = "open" | "escalated" | "finalized";
+
+export type SimulateRequest = { 
+/**
+ * A payload to simulate directly (no store).
+ */
+payload?: JsonValue | null, 
+/**
+ * Or a stored rule by code...
+ */
+rule_code?: string | null, 
+/**
+ * ...or the active rule covering this city and lot.
+ */
+city_code?: string | null, lot_code?: string | null, entry: string, exit: string, 
+/**
+ * For `payload` only (a stored rule has its own zone); default UTC.
+ */
+time_zone?: string | null, };
+
+/**
+ * A payload's breakdown, or a stored rule's (with `rule_code` and `version_no`).
+ */
+export type SimulateResponse = Breakdown | RuleSimulation;
+
+/**
+ * A record that was not imported, and exactly why.
+ */
+export type SkippedRecord = { line: number, 
+/**
+ * 1-based position of the record in the file (array element or JSONL record).
+ */
+record: number, key: string | null, field: string | null, message: string, };
+
+/**
+ * A stored source version, for `knowledge list`.
+ */
+export type SourceInfo = { source_id: string, version: number, doc_type: string, source_type: string, title: string, language: string, city_code: string | null, lot_codes: Array<string>, effective_from: string | null, effective_to: string | null, superseded_at: string | null, 
+/**
+ * Answers retrieval now.
+ */
+active: boolean, chunks: number, clarifying_questions: number, requires_handoff: boolean, origin: string, ingested_at: string, };
+
+export type Sources = { sources: Array<SourceInfo>, };
+
+export type StatedCause = { cause: string, correction: string, };
+
+export type StepStatus = "completed" | "active" | "open";
+
+export type StepView = { id: string, question: string, status: StepStatus, };
+
+export type Submode = "main" | "locate" | "explain" | "howto" | "replan";
+
+/**
+ * A fact this turn took back, and the one that replaced it.
+ */
+export type Superseded = { fact: string, by: string, };
+
+export type SyncRetryRequest = { 
+/**
+ * The outbox item's id (its Idempotency-Key).
+ */
+item: string, };
+
+/**
+ * `sync status`: what the UI shows.
+ */
+export type SyncStatus = { 
+/**
+ * online | offline | paused | not_configured | unknown
+ */
+state: string, 
+/**
+ * The last probe or delivery reached the portal (None: not tried yet).
+ */
+online: boolean | null, paused: string | null, portal_url: string | null, token_set: boolean, 
+/**
+ * Items not yet delivered.
+ */
+pending: number, 
+/**
+ * Pending items due now (each session's oldest, being delivered while online).
+ */
+syncing: number, 
+/**
+ * Pending items waiting for their next attempt (backoff, Retry-After;
+ * the reason is on the session's oldest item, in `problems`), or behind
+ * such an item in their session.
+ */
+waiting: number, 
+/**
+ * Pending items held back by a photo that was not sent (see `problems`).
+ */
+blocked: number, failed: number, conflicts: number, done: number, last_success: string | null, 
+/**
+ * Failed and conflicting items, and pending ones with an error, with the reason.
+ */
+problems: Array<ItemInfo>, };
+
+export type SystemView = { id: string, title: string, };
+
+export type ThumbnailKind = "generated" | "placeholder" | "none";
+
+export type Tier = { 
+/**
+ * Units starting before this offset (minutes from the start of the
+ * piece) take this tier's price; `null` on the last tier: no limit.
+ */
+up_to_minutes: number | null, unit_price: Money, };
+
+export type TokenOrigin = "env" | "keyring" | "memory";
+
+export type TopicFrame = { submode: Submode, topic: string, 
+/**
+ * The step the technician was on when the subflow was pushed: popping returns here.
+ */
+return_step: string | null, };
+
+/**
+ * A side topic the conversation will return from.
+ */
+export type TopicView = { topic: string, submode: Submode, return_step: string | null, };
+
+export type TranscriptLabor = { mode: LaborStatus, 
+/**
+ * Confirmed hours, else the estimate (`"1.5"`).
+ */
+hours: string | null, };
+
+export type TranslationEdits = { complaint?: string | null, cause?: string | null, correction?: string | null, };
+
+export type Turn = { id: string, session_id: string, seq: number, created_at: string, input: string, reply: string, intent: string | null, transition: string | null, trace: JsonValue, };
+
+export type Unit = { vin: string | null, plate: string | null, make_model: string | null, odometer: number | null, engine_hours: number | null, };
+
+/**
+ * `billing verify --order NO --json`.
+ */
+export type Verification = { order_no: string, city_code: string, lot_code: string, plate_no: string, entry_time: string, exit_time: string, 
+/**
+ * `consistent` or `mismatch`.
+ */
+result: string, 
+/**
+ * `auto_approve` or `manual_review`.
+ */
+action: string, order_total: Money, simulated_total: Money, 
+/**
+ * `order_total - simulated_total`.
+ */
+difference: Money, paid_amount: Money, rule_code: string, version_no: number, time_zone: string, pieces: Array<Piece>, };
+
+export type VerifyReport = { checked: number, ok: number, results: Array<VerifyResult>, };
+
+export type VerifyRequest = { order_no: string, };
+
+export type VerifyResult = { artifact_id: string, session_id: string, sha256: string, file_name: string, status: BlobStatus, };
+
+/**
+ * A stored rule version. Times are site-local wall clock (`2026-03-01T00:00`).
+ */
+export type VersionInfo = { rule_code: string, version_no: number, 
+/**
+ * Inclusive.
+ */
+effective_from: string, 
+/**
+ * Exclusive; `None`: open-ended.
+ */
+effective_to: string | null, payload: Payload, created_at: string, };
+
+/**
+ * A daily window in minutes of the day: `start` in `0..1440`, `end` in
+ * `0..=1440`, `start != end`. `end <= start` crosses midnight. On the wire
+ * it is `HH:MM-HH:MM`.
+ */
+export type Window = string;
