@@ -7,7 +7,7 @@
 //!
 //! Prints one line, `listening http://127.0.0.1:PORT token TOKEN`, then
 //! serves until killed. It implements the portal contract
-//! (`shared/spec/portal.md`) and has control endpoints to inject faults and
+//! (`docs/spec/portal.md`) and has control endpoints to inject faults and
 //! read what it received and stored: see the top of `tests/portal/mod.rs`
 //! (`GET /control/stats`, `POST /control/faults|token|offline|seed_report`).
 //! Deterministic: the token defaults to `test-portal-token`, random faults

@@ -1,4 +1,4 @@
-//! The billing calculator against the pinned contract (shared/spec/billing.md):
+//! The billing calculator against the pinned contract (docs/spec/billing.md):
 //! every worked example to the cent, the time boundaries of the seed's
 //! coverage matrix, caps, Feb 29, DST in a site time zone, grace, the JSON
 //! shape front ends print, and bad input refused with clear messages.

@@ -1,6 +1,6 @@
 //! Billing commands on the wire: simulate, rules and orders (list, import),
 //! arrears, verify and the demo data. The same shapes the CLI prints with
-//! `--json` (see `../shared/spec/billing.md` and docs/api.md).
+//! `--json` (see `docs/spec/billing.md` and docs/api.md).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -1,5 +1,5 @@
 //! Knowledge commands on the wire: search, sources, ingest and ask. The
-//! same shapes the CLI prints with `--json` (see `../shared/spec/knowledge.md`).
+//! same shapes the CLI prints with `--json` (see `docs/spec/knowledge.md`).
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;

@@ -342,7 +342,7 @@ pub struct ReportList {
     pub reports: Vec<ReportRevision>,
 }
 
-/// The transcript contract of `shared/spec/conversation.md`: one object per
+/// The transcript contract of `docs/spec/conversation.md`: one object per
 /// turn, the same for `servicedesk chat --json`, HTTP and IPC.
 #[derive(Debug, Clone, Serialize, TS)]
 pub struct ChatTranscript {

@@ -2,7 +2,7 @@
 //! This module is the pure calculator, with no I/O: exact [`Money`], the rule
 //! version [`Payload`] and its validation into a [`Tariff`], site time
 //! parsing, and [`simulate`] a stay into a [`Breakdown`]. The semantics are
-//! pinned in `../shared/spec/billing.md`.
+//! pinned in `docs/spec/billing.md`.
 //!
 //! On top of it: [`store`] (rules with append-only versions, orders,
 //! arrears, verification, over SQLite), [`explain`] (a rule version in

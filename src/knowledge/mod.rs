@@ -2,7 +2,7 @@
 //! FAQs, safety notes, component notes derived from the procedures) chunked
 //! into SQLite FTS5, retrieved with filters and validity times, and turned
 //! into cited answers without any model. The contract is
-//! `../shared/spec/knowledge.md`.
+//! `docs/spec/knowledge.md`.
 //!
 //! - [`document`] / [`frontmatter`]: reading and validating files.
 //! - [`chunk`]: bounded chunks by headings and paragraphs.

@@ -1,4 +1,4 @@
-//! What goes into the outbox, per the portal contract (`shared/spec/portal.md`):
+//! What goes into the outbox, per the portal contract (`docs/spec/portal.md`):
 //! the photos a report references (each once per session, before the
 //! report), the report revision, a labor draft when the labor changes, and an
 //! escalation when a session becomes escalated. Built from a turn's states and

@@ -1,4 +1,4 @@
-//! Portal sync (the client side of `shared/spec/portal.md`): the delivery of
+//! Portal sync (the client side of `docs/spec/portal.md`): the delivery of
 //! the outbox items a change queued (built by `store::outbox_items` in the
 //! change's own transaction), the HTTP client (`client`), the token in
 //! the OS keyring (`credentials`), settings (`settings`), and the delivery

@@ -1,5 +1,5 @@
 //! A test portal on 127.0.0.1 implementing the portal contract
-//! (`shared/spec/portal.md`): idempotency keys answered once and replayed,
+//! (`docs/spec/portal.md`): idempotency keys answered once and replayed,
 //! revisions where the highest wins (a lower one is a 409), attachments
 //! checked against their sha256, and faults injected on demand: connection
 //! dropped before storing, timeouts, 500s, 429 with Retry-After, the
