@@ -16,6 +16,7 @@ fn main() -> std::process::ExitCode {
 /// away, not panic in `println!`. Rust ignores SIGPIPE by default; a command
 /// line tool wants the default action back (what `head` and `grep` expect).
 #[cfg(unix)]
+#[allow(unsafe_code)]
 fn restore_default_sigpipe() {
     // SAFETY: called first thing in main, before any thread is spawned;
     // setting a signal's disposition to its default has no other effect.
