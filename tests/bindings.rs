@@ -27,6 +27,25 @@ fn generated_typescript_types_match_the_rust_types() {
         stale.is_empty(),
         "{stale:?} differ from the Rust types; run `UPDATE_BINDINGS=1 cargo test --test tests bindings` and commit them"
     );
+    // docs/api.md's table of command types, between its markers.
+    use servicedesk::api::bindings::{doc_table, DOC_BEGIN, DOC_END};
+    let doc_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/api.md");
+    let doc = std::fs::read_to_string(&doc_path).unwrap();
+    let (head, rest) = doc
+        .split_once(DOC_BEGIN)
+        .expect("docs/api.md has the begin marker");
+    let (_, tail) = rest
+        .split_once(DOC_END)
+        .expect("docs/api.md has the end marker");
+    let wanted = format!("{head}{DOC_BEGIN}\n{}{DOC_END}{tail}", doc_table());
+    if update {
+        std::fs::write(&doc_path, &wanted).unwrap();
+    } else {
+        assert!(
+            doc == wanted,
+            "docs/api.md's command types differ from the command table; run `UPDATE_BINDINGS=1 cargo test --test tests bindings`"
+        );
+    }
     // The command map names every command dispatch serves.
     let commands = &files["commands.ts"];
     for c in servicedesk::api::COMMANDS {

@@ -51,6 +51,20 @@ impl TypeVisitor for Collect {
     }
 }
 
+/// Where `docs/api.md`'s generated table of command types begins and ends.
+pub const DOC_BEGIN: &str = "<!-- command types: generated from the command table, do not edit -->";
+pub const DOC_END: &str = "<!-- end of command types -->";
+
+/// The table of each command's request and response type, for `docs/api.md`
+/// (between `DOC_BEGIN` and `DOC_END`).
+pub fn doc_table() -> String {
+    let mut out = String::from("| command | request | response |\n|---|---|---|\n");
+    for (name, req, resp) in super::command_signatures(&config()) {
+        out.push_str(&format!("| `{name}` | `{req}` | `{resp}` |\n"));
+    }
+    out
+}
+
 /// The two generated files, by path under `ui/src/gen/`; an error names two
 /// Rust types that would share a TypeScript name.
 pub fn files() -> Result<HashMap<&'static str, String>, String> {
