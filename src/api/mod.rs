@@ -25,7 +25,9 @@ pub use error::AppError;
 use crate::desk::{Desk, SessionDetail, VerifyReport};
 use crate::engine::state::{Isolation, LaborStatus, Mode, Submode};
 use crate::engine::{Reply, TurnOutcome};
-use crate::store::{Artifact, NewSession, Session, SessionFilter, SessionStatus, Unit};
+use crate::store::{
+    Artifact, DeliveryState, NewSession, Session, SessionFilter, SessionStatus, Unit,
+};
 
 pub const EXPORT_FORMAT: &str = "servicedesk.session.v1";
 
@@ -78,9 +80,20 @@ pub struct SessionList {
 pub struct SessionListItem {
     #[serde(flatten)]
     pub session: Session,
-    /// open | report_ready (a finding, no report yet) | escalated |
-    /// finalized | synced (the newest report revision is on the portal)
-    pub stage: String,
+    pub stage: SessionStage,
+}
+
+/// Where a session stands for the people in the shop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionStage {
+    Open,
+    /// A finding, no report yet.
+    ReportReady,
+    Escalated,
+    Finalized,
+    /// The newest report revision is on the portal.
+    Synced,
 }
 
 #[derive(Debug, Clone, Deserialize, TS)]
@@ -204,16 +217,19 @@ pub async fn session_list(desk: &Desk, req: SessionListRequest) -> Result<Sessio
         sessions: sessions
             .into_iter()
             .map(|session| {
-                let (ready, report_sync) = stages.remove(&session.id).unwrap_or((false, None));
+                let (ready, report_sync) = stages
+                    .remove(&session.id)
+                    .unwrap_or((false, DeliveryState::NotQueued));
                 let stage = match session.status {
-                    SessionStatus::Finalized if report_sync.as_deref() == Some("done") => "synced",
-                    SessionStatus::Open if ready => "report_ready",
-                    other => other.as_str(),
+                    SessionStatus::Finalized if report_sync == DeliveryState::Done => {
+                        SessionStage::Synced
+                    }
+                    SessionStatus::Finalized => SessionStage::Finalized,
+                    SessionStatus::Open if ready => SessionStage::ReportReady,
+                    SessionStatus::Open => SessionStage::Open,
+                    SessionStatus::Escalated => SessionStage::Escalated,
                 };
-                SessionListItem {
-                    stage: stage.to_string(),
-                    session,
-                }
+                SessionListItem { stage, session }
             })
             .collect(),
     })
@@ -562,8 +578,8 @@ pub async fn session_context(desk: &Desk, req: SessionRef) -> Result<SessionCont
                 created_at,
                 sync: sync
                     .remove(&revision)
-                    .unwrap_or_else(|| crate::reports::ReportSync {
-                        state: "not_queued".into(),
+                    .unwrap_or(crate::reports::ReportSync {
+                        state: DeliveryState::NotQueued,
                         reason: None,
                     }),
             })

@@ -283,7 +283,7 @@ impl Desk {
     pub async fn session_stages(
         &self,
         sessions: &[Session],
-    ) -> Result<std::collections::HashMap<String, (bool, Option<String>)>> {
+    ) -> Result<std::collections::HashMap<String, (bool, crate::store::DeliveryState)>> {
         let ids: Vec<&str> = sessions.iter().map(|s| s.id.as_str()).collect();
         Ok(self.store().session_stages(&ids).await?)
     }

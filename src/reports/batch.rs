@@ -238,7 +238,7 @@ fn summary_row(item: &RangeReport, pdf_name: &str) -> Vec<String> {
             .join("; "),
         en.map(|b| b.photos.len().to_string()).unwrap_or_default(),
         s.status.as_str().to_string(),
-        item.sync.state.clone(),
+        item.sync.state.as_str().to_string(),
         pdf_name.to_string(),
     ]
 }

@@ -19,7 +19,7 @@ use crate::engine::report::{normalize_edit, ReportEdits, SectionEdits};
 use crate::engine::TurnContext;
 use crate::export::pdf::PhotoFile;
 use crate::export::StoredReport;
-use crate::store::Session;
+use crate::store::{DeliveryState, Session};
 
 /// What a finalize produced.
 #[derive(Debug, Clone, Serialize, TS)]
@@ -34,8 +34,7 @@ pub struct Finalized {
 /// A revision's delivery to the portal, as the outbox knows it.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct ReportSync {
-    /// pending | done | failed | conflict | not_queued
-    pub state: String,
+    pub state: DeliveryState,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
 }
@@ -244,7 +243,7 @@ impl Desk {
                 (
                     revision as u32,
                     ReportSync {
-                        state: row.get("status"),
+                        state: DeliveryState::of_row(Some(row.get("status"))),
                         reason: row.get("last_error"),
                     },
                 )
@@ -295,9 +294,9 @@ impl Desk {
                     created_at: row.get("report_created_at"),
                 },
                 sync: ReportSync {
-                    state: row
-                        .get::<Option<String>, _>("sync_status")
-                        .unwrap_or_else(|| "not_queued".into()),
+                    state: DeliveryState::of_row(
+                        row.get::<Option<String>, _>("sync_status").as_deref(),
+                    ),
                     reason: row.get("last_error"),
                 },
             })

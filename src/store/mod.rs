@@ -22,7 +22,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::{Sqlite, SqlitePool, Transaction};
 
 pub use artifacts::{NewArtifact, SweepReport};
-pub use models::{Artifact, Session, SessionStatus, Turn, Unit};
+pub use models::{Artifact, DeliveryState, Session, SessionStatus, Turn, Unit};
 pub use outbox::NewOutboxItem;
 pub(crate) use sessions::select_session;
 pub use sessions::{NewSession, SessionFilter};
@@ -117,7 +117,7 @@ impl Store {
     pub async fn session_stages(
         &self,
         ids: &[&str],
-    ) -> Result<std::collections::HashMap<String, (bool, Option<String>)>> {
+    ) -> Result<std::collections::HashMap<String, (bool, DeliveryState)>> {
         let ids = serde_json::Value::from_iter(ids.iter().copied());
         let rows: Vec<(String, Option<bool>, Option<String>)> = sqlx::query_as(
             "SELECT s.id,
@@ -132,7 +132,10 @@ impl Store {
         .await?;
         Ok(rows
             .into_iter()
-            .map(|(id, ready, sync)| (id, (ready.unwrap_or(false), sync)))
+            .map(|(id, ready, sync)| {
+                let sync = DeliveryState::of_row(sync.as_deref());
+                (id, (ready.unwrap_or(false), sync))
+            })
             .collect())
     }
 

@@ -34,6 +34,43 @@ impl SessionStatus {
     }
 }
 
+/// Where a portal item stands: the outbox row's status, or `not_queued`
+/// when nothing was queued for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum DeliveryState {
+    Pending,
+    Done,
+    Failed,
+    Conflict,
+    NotQueued,
+}
+
+impl DeliveryState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Pending => "pending",
+            Self::Done => "done",
+            Self::Failed => "failed",
+            Self::Conflict => "conflict",
+            Self::NotQueued => "not_queued",
+        }
+    }
+
+    /// An outbox row's status; no row is `not_queued`. The outbox table
+    /// admits only the four statuses, so anything else is read as failed
+    /// rather than as delivered.
+    pub fn of_row(status: Option<&str>) -> Self {
+        match status {
+            None => Self::NotQueued,
+            Some("pending") => Self::Pending,
+            Some("done") => Self::Done,
+            Some("conflict") => Self::Conflict,
+            Some(_) => Self::Failed,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
 pub struct Unit {
     pub vin: Option<String>,

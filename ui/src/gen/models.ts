@@ -90,7 +90,7 @@ grace_applied: boolean,
 pieces: Array<Piece>, };
 
 /**
- * The transcript contract of `shared/spec/conversation.md`: one object per
+ * The transcript contract of `docs/spec/conversation.md`: one object per
  * turn, the same for `servicedesk chat --json`, HTTP and IPC.
  */
 export type ChatTranscript = { turn: number, session_id: string, language: string, intent: string, 
@@ -158,6 +158,12 @@ complaint: string,
  * The isolated cause, for a closed line.
  */
 cause: string | null, closed: boolean, };
+
+/**
+ * Where a portal item stands: the outbox row's status, or `not_queued`
+ * when nothing was queued for it.
+ */
+export type DeliveryState = "pending" | "done" | "failed" | "conflict" | "not_queued";
 
 export type DemoReport = { rules: ImportReport, orders: ImportReport, };
 
@@ -495,11 +501,7 @@ export type ReportRevision = { revision: number, language: string, format: strin
 /**
  * A revision's delivery to the portal, as the outbox knows it.
  */
-export type ReportSync = { 
-/**
- * pending | done | failed | conflict | not_queued
- */
-state: string, reason: string | null, };
+export type ReportSync = { state: DeliveryState, reason: string | null, };
 
 export type ReportsExportRequest = { 
 /**
@@ -633,18 +635,18 @@ export type SessionList = { sessions: Array<SessionListItem>, };
  * A session as the sidebar lists it: the stored session plus where it
  * stands for the people in the shop.
  */
-export type SessionListItem = { 
-/**
- * open | report_ready (a finding, no report yet) | escalated |
- * finalized | synced (the newest report revision is on the portal)
- */
-stage: string, id: string, created_at: string, updated_at: string, status: SessionStatus, language: string, customer: string | null, complaint: string, technician: string | null, unit: Unit, turn_count: number, artifact_count: number, };
+export type SessionListItem = { stage: SessionStage, id: string, created_at: string, updated_at: string, status: SessionStatus, language: string, customer: string | null, complaint: string, technician: string | null, unit: Unit, turn_count: number, artifact_count: number, };
 
 export type SessionListRequest = { query?: string | null, status?: SessionStatus | null, };
 
 export type SessionNewRequest = { complaint: string, customer?: string | null, technician?: string | null, language?: string | null, vin?: string | null, plate?: string | null, make_model?: string | null, odometer?: number | null, engine_hours?: number | null, };
 
 export type SessionRef = { session_id: string, };
+
+/**
+ * Where a session stands for the people in the shop.
+ */
+export type SessionStage = "open" | "report_ready" | "escalated" | "finalized" | "synced";
 
 /**
  * The aggregate. Every field has a default so a snapshot missing a field
