@@ -12,7 +12,6 @@ use std::collections::HashMap;
 use ts_rs::TS;
 
 use serde::Serialize;
-use sqlx::Row;
 
 use crate::desk::{Desk, DeskError, Result};
 use crate::engine::report::{normalize_edit, ReportEdits, SectionEdits};
@@ -228,26 +227,12 @@ impl Desk {
 
     /// Each revision's portal delivery state, by revision.
     pub async fn report_sync(&self, session_id: &str) -> Result<HashMap<u32, ReportSync>> {
-        let rows = sqlx::query(
-            "SELECT CAST(payload ->> '$.revision' AS INTEGER) AS revision, status, last_error
-             FROM outbox WHERE session_id = ? AND kind = 'report'",
-        )
-        .bind(session_id)
-        .fetch_all(self.store().pool())
-        .await
-        .map_err(crate::store::StoreError::from)?;
-        Ok(rows
-            .iter()
-            .map(|row| {
-                let revision: i64 = row.get("revision");
-                (
-                    revision as u32,
-                    ReportSync {
-                        state: DeliveryState::of_row(Some(row.get("status"))),
-                        reason: row.get("last_error"),
-                    },
-                )
-            })
+        Ok(self
+            .store()
+            .report_delivery(session_id)
+            .await?
+            .into_iter()
+            .map(|(revision, (state, reason))| (revision, ReportSync { state, reason }))
             .collect())
     }
 
@@ -259,48 +244,24 @@ impl Desk {
         to: &str,
         technician: Option<&str>,
     ) -> Result<Vec<RangeReport>> {
-        // One query: the sessions come with their reports (no query per row).
-        let rows = sqlx::query(concat!(
-            crate::store::select_session!(
-                ", r.revision AS report_revision, r.language AS report_language,
-                r.body AS report_body, r.created_at AS report_created_at,
-                o.status AS sync_status, o.last_error"
-            ),
-            "
-             JOIN reports r ON r.session_id = s.id
-             LEFT JOIN outbox o ON o.session_id = r.session_id AND o.kind = 'report'
-                  AND CAST(o.payload ->> '$.revision' AS INTEGER) = r.revision
-             WHERE r.created_at >= ?1 AND r.created_at < ?2
-               AND (?3 IS NULL OR s.technician = ?3 COLLATE NOCASE)
-               AND r.revision = (SELECT MAX(r2.revision) FROM reports r2
-                                 WHERE r2.session_id = r.session_id
-                                   AND r2.created_at >= ?1 AND r2.created_at < ?2)
-             ORDER BY r.created_at, r.session_id"
-        ))
-        .bind(from)
-        .bind(to)
-        .bind(technician)
-        .fetch_all(self.store().pool())
-        .await
-        .map_err(crate::store::StoreError::from)?;
-        let out = rows
-            .iter()
-            .map(|row| RangeReport {
-                session: Session::from_row(row),
+        Ok(self
+            .store()
+            .reports_in_range(from, to, technician)
+            .await?
+            .into_iter()
+            .map(|r| RangeReport {
+                session: r.session,
                 report: StoredReport {
-                    revision: row.get::<i64, _>("report_revision") as u32,
-                    language: row.get("report_language"),
-                    body: row.get("report_body"),
-                    created_at: row.get("report_created_at"),
+                    revision: r.revision,
+                    language: r.language,
+                    body: r.body,
+                    created_at: r.created_at,
                 },
                 sync: ReportSync {
-                    state: DeliveryState::of_row(
-                        row.get::<Option<String>, _>("sync_status").as_deref(),
-                    ),
-                    reason: row.get("last_error"),
+                    state: r.delivery,
+                    reason: r.last_error,
                 },
             })
-            .collect();
-        Ok(out)
+            .collect())
     }
 }

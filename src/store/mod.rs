@@ -11,6 +11,7 @@ mod artifacts;
 mod models;
 mod outbox;
 pub mod outbox_items;
+mod reports;
 mod sessions;
 mod turns;
 
@@ -24,7 +25,7 @@ use sqlx::{Sqlite, SqlitePool, Transaction};
 pub use artifacts::{NewArtifact, SweepReport};
 pub use models::{Artifact, DeliveryState, Session, SessionStatus, Turn, Unit};
 pub use outbox::NewOutboxItem;
-pub(crate) use sessions::select_session;
+pub use reports::ReportInRange;
 pub use sessions::{NewSession, SessionFilter};
 pub use turns::{NewTurn, RecordedTurn};
 
