@@ -309,6 +309,7 @@ mod allocator {
     /// eight per core) and keeps what is freed in it; with two arenas the
     /// app process held 17 MiB less on the 1,000-session store (of 230).
     /// Called before any thread starts.
+    #[allow(unsafe_code)]
     pub fn limit_arenas() {
         #[cfg(all(target_os = "linux", target_env = "gnu"))]
         // SAFETY: mallopt only sets an allocator parameter; it is called
@@ -319,6 +320,7 @@ mod allocator {
     }
 
     /// Returns free heap pages to the OS after a burst of allocation.
+    #[allow(unsafe_code)]
     pub fn release_free_memory() {
         #[cfg(all(target_os = "linux", target_env = "gnu"))]
         // SAFETY: malloc_trim only releases memory the allocator holds free.
