@@ -45,6 +45,8 @@ describe('parseTurnReply', () => {
     });
     expect(parseTurnReply(turn({ reply: '{not json', trace: null })).text).toBe('{not json');
     expect(parseTurnReply(turn({ reply: 'hi', trace: null })).kind).toBe('answer');
+    // A kind the backend does not send (an old or hand-edited trace) reads as an answer.
+    expect(parseTurnReply(turn({ reply: 'hi', trace: { reply_kind: 'mystery' } })).kind).toBe('answer');
   });
 });
 

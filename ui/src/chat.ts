@@ -39,10 +39,16 @@ function isReplyShape(v: unknown): v is { kind: string; text: string } {
   );
 }
 
+/** A reply kind the backend sends (a stored turn's JSON is not typed). */
+function isReplyKind(v: unknown): v is ReplyKind {
+  return typeof v === 'string' && Object.hasOwn(KIND_LABEL, v);
+}
+
 /**
  * A stored turn's reply. `session_show` may give it as the reply JSON
  * (`{kind, text, step_id, citations}`, as an object or a JSON string) or as the
- * plain reply text with its kind in `trace.reply_kind`.
+ * plain reply text with its kind in `trace.reply_kind`. A kind that is missing
+ * or not one of `ReplyKind` reads as `answer`.
  */
 export function parseTurnReply(turn: Pick<Turn, 'reply' | 'trace'>): ChatReply {
   let raw: unknown = turn.reply;
@@ -57,9 +63,9 @@ export function parseTurnReply(turn: Pick<Turn, 'reply' | 'trace'>): ChatReply {
     }
   }
   if (isReplyShape(raw)) {
-    const r = raw as Partial<ChatReply> & { kind: string; text: string };
+    const r = raw as { kind: string; text: string; step_id?: unknown; citations?: unknown };
     return {
-      kind: r.kind,
+      kind: isReplyKind(r.kind) ? r.kind : 'answer',
       text: r.text,
       step_id: typeof r.step_id === 'string' ? r.step_id : null,
       citations: Array.isArray(r.citations) ? r.citations.filter((c): c is string => typeof c === 'string') : [],
@@ -68,7 +74,7 @@ export function parseTurnReply(turn: Pick<Turn, 'reply' | 'trace'>): ChatReply {
   // The stored turn's trace keeps the reply's kind, step and citations beside the plain text.
   const trace = (turn.trace ?? {}) as { reply_kind?: unknown; step_id?: unknown; citations?: unknown };
   return {
-    kind: typeof trace.reply_kind === 'string' ? trace.reply_kind : 'answer',
+    kind: isReplyKind(trace.reply_kind) ? trace.reply_kind : 'answer',
     text: typeof raw === 'string' ? raw : raw == null ? '' : JSON.stringify(raw),
     step_id: typeof trace.step_id === 'string' ? trace.step_id : null,
     citations: Array.isArray(trace.citations) ? trace.citations.filter((c): c is string => typeof c === 'string') : [],
