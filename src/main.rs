@@ -2,10 +2,6 @@
 //! scripts, headless machines and support.
 
 mod cli;
-mod cli_billing;
-mod cli_eval;
-mod cli_export;
-mod cli_sync;
 
 fn main() -> std::process::ExitCode {
     restore_default_sigpipe();

@@ -8,13 +8,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use serde::Serialize;
 
 use servicedesk::api::billing::{self as b, ImportRequest, SimulateResponse, MAX_IMPORT_BYTES};
 use servicedesk::api::AppError;
 use servicedesk::billing::store::ImportReport;
 use servicedesk::billing::{Breakdown, Piece};
 use servicedesk::desk::Desk;
+
+use super::print_json;
 
 #[derive(Subcommand)]
 pub enum BillingCmd {
@@ -106,13 +107,6 @@ pub enum OrdersCmd {
         #[arg(long)]
         json: bool,
     },
-}
-
-fn print_json<T: Serialize>(value: &T) -> Result<(), AppError> {
-    let text = serde_json::to_string_pretty(value)
-        .map_err(|e| AppError::new("internal", e.to_string()))?;
-    println!("{text}");
-    Ok(())
 }
 
 /// A payload or import file: a regular file of at most `MAX_IMPORT_BYTES`

@@ -1,17 +1,45 @@
-//! `servicedesk eval understanding`: how well the engine reads technician
-//! notes, measured on a labelled dataset (`engine::eval`). It needs no data
-//! dir: the engine is pure, and the dataset names everything it starts from.
+//! `servicedesk eval understanding|knowledge`: quality measured against a
+//! dataset, exiting 1 under the thresholds. `understanding`: how well the
+//! engine reads technician notes, on a labelled dataset (`engine::eval`); it
+//! needs no data dir: the engine is pure, and the dataset names everything it
+//! starts from. `knowledge`: retrieval and answer quality of the knowledge
+//! store (`knowledge::eval`, through the Desk).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::Args;
+use clap::{Args, Subcommand};
 
 use servicedesk::api::AppError;
-use servicedesk::desk::PROCEDURES_DIR_ENV;
+use servicedesk::desk::{Desk, PROCEDURES_DIR_ENV};
 use servicedesk::engine::catalog::Catalog;
 use servicedesk::engine::eval::{self, Counts};
 use servicedesk::engine::Engine;
+
+use super::print_json;
+
+#[derive(Subcommand)]
+pub(super) enum EvalCmd {
+    /// How well technician notes are read: wrong-fact rate, fact recall, intent accuracy (exits 1 under the thresholds)
+    Understanding(UnderstandingArgs),
+    /// Retrieval and answer quality of the knowledge store (exits 1 under the thresholds)
+    Knowledge {
+        #[arg(long, value_name = "FILE")]
+        dataset: PathBuf,
+        #[arg(long, default_value_t = 5)]
+        k: usize,
+        #[arg(long, default_value_t = 0.95)]
+        min_hit_rate: f64,
+        #[arg(long, default_value_t = 1.0)]
+        min_citation_coverage: f64,
+        #[arg(long, default_value_t = 0.9)]
+        min_empty_rate: f64,
+        #[arg(long, default_value_t = 0.9)]
+        min_consistency: f64,
+        #[arg(long)]
+        json: bool,
+    },
+}
 
 /// A dataset larger than this is not a dataset someone wrote by hand.
 const MAX_DATASET_BYTES: u64 = 32 * 1024 * 1024;
@@ -148,4 +176,74 @@ fn read_dataset(path: &Path) -> Result<String, AppError> {
         MAX_DATASET_BYTES,
         "a dataset",
     )?)
+}
+
+pub(super) async fn run(desk: &Desk, cmd: EvalCmd) -> Result<ExitCode, AppError> {
+    let EvalCmd::Knowledge {
+        dataset,
+        k,
+        min_hit_rate,
+        min_citation_coverage,
+        min_empty_rate,
+        min_consistency,
+        json,
+    } = cmd
+    else {
+        unreachable!("eval understanding runs before the data dir is opened")
+    };
+    let text = servicedesk::files::read_text_limited(
+        &dataset,
+        32 * 1024 * 1024,
+        "a knowledge eval dataset",
+    )?;
+    let cases = servicedesk::knowledge::eval::parse_dataset(&text)
+        .map_err(|e| AppError::new("invalid_input", format!("{}: {e}", dataset.display())))?;
+    let m = desk
+        .knowledge_eval(&cases, k)
+        .await
+        .map_err(|e| AppError::new("invalid_input", e.to_string()))?;
+    let checks = [
+        ("hit_rate_at_k", m.hit_rate_at_k, min_hit_rate),
+        (
+            "citation_coverage",
+            m.citation_coverage,
+            min_citation_coverage,
+        ),
+        (
+            "empty_retrieval_rate",
+            m.empty_retrieval_rate,
+            min_empty_rate,
+        ),
+        ("answer_consistency", m.answer_consistency, min_consistency),
+    ];
+    let below: Vec<String> = checks
+        .iter()
+        .filter(|(_, v, min)| v < min)
+        .map(|(name, v, min)| format!("{name} {v:.3} < {min}"))
+        .collect();
+    if json {
+        let mut v = serde_json::to_value(&m).unwrap_or_default();
+        v["passed"] = serde_json::Value::Bool(below.is_empty());
+        v["below_threshold"] = serde_json::json!(below);
+        print_json(&v)?;
+    } else {
+        println!(
+            "{} cases (k = {}): hit@{} {:.3}, citation coverage {:.3}, empty on negatives {:.3}, consistency {:.3}, empty on positives {:.3}",
+            m.cases, m.k, m.k, m.hit_rate_at_k, m.citation_coverage, m.empty_retrieval_rate, m.answer_consistency, m.positive_empty_rate
+        );
+        for f in &m.failures {
+            println!(
+                "  {} [{}] {:?}: {} (got {:?})",
+                f.id, f.kind, f.query, f.problem, f.got
+            );
+        }
+        if !below.is_empty() {
+            println!("below threshold: {}", below.join(", "));
+        }
+    }
+    Ok(if below.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }

@@ -1,13 +1,12 @@
-//! `servicedesk report finalize` and `servicedesk export reports`: a new
-//! report revision from the command line, and the manager's export of a
-//! date range (CSV summary plus a PDF per report, or one ZIP).
+//! `servicedesk export reports`: the manager's export of a date range (CSV
+//! summary plus a PDF per report, or one ZIP).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
-use servicedesk::api::{self, AppError};
+use servicedesk::api::AppError;
 use servicedesk::desk::Desk;
 use servicedesk::reports::batch::{self, BatchOptions};
 
@@ -36,55 +35,6 @@ pub struct ExportReportsArgs {
     zip: bool,
     #[arg(long)]
     json: bool,
-}
-
-#[derive(Args)]
-pub struct FinalizeArgs {
-    session_id: String,
-    /// Your wording for the complaint (English block)
-    #[arg(long)]
-    complaint: Option<String>,
-    /// Your wording for the cause (English block)
-    #[arg(long)]
-    cause: Option<String>,
-    /// Your wording for the correction (English block)
-    #[arg(long)]
-    correction: Option<String>,
-    #[arg(long)]
-    json: bool,
-}
-
-pub async fn finalize(desk: &Desk, args: FinalizeArgs) -> Result<ExitCode, AppError> {
-    let done = api::reports::report_finalize(
-        desk,
-        api::reports::ReportFinalizeRequest {
-            session_id: args.session_id,
-            complaint: args.complaint,
-            cause: args.cause,
-            correction: args.correction,
-            translation: Default::default(),
-        },
-    )
-    .await?;
-    if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&done)
-                .map_err(|e| AppError::new("internal", e.to_string()))?
-        );
-    } else {
-        println!(
-            "finalized revision {} at {}{}",
-            done.revision,
-            done.created_at,
-            if done.queued {
-                "; queued for the portal"
-            } else {
-                ""
-            }
-        );
-    }
-    Ok(ExitCode::SUCCESS)
 }
 
 pub async fn run(desk: &Desk, cmd: ExportCmd) -> Result<ExitCode, AppError> {

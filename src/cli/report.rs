@@ -1,0 +1,165 @@
+//! `servicedesk report list|finalize|export`: a session's final report
+//! revisions: list them, finalize the current report as a new revision (queued
+//! for the portal), write one as Markdown, JSON or PDF.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+
+use servicedesk::api::{self, AppError};
+use servicedesk::desk::Desk;
+
+use super::{print_json, write_atomically};
+
+#[derive(Subcommand)]
+pub(super) enum ReportCmd {
+    /// The report revisions of a session, oldest first
+    List {
+        session_id: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Finalize the session's current report as a new revision and queue it for the portal
+    Finalize(FinalizeArgs),
+    /// Write a report revision as Markdown, JSON or PDF (the newest unless --revision)
+    Export {
+        session_id: String,
+        #[arg(long)]
+        revision: Option<u32>,
+        /// markdown, json or pdf
+        #[arg(long, default_value = "markdown")]
+        format: String,
+        /// Write to this file (or into this directory under the report's own name)
+        /// instead of standard output
+        #[arg(long, value_name = "PATH")]
+        out: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Args)]
+pub(super) struct FinalizeArgs {
+    session_id: String,
+    /// Your wording for the complaint (English block)
+    #[arg(long)]
+    complaint: Option<String>,
+    /// Your wording for the cause (English block)
+    #[arg(long)]
+    cause: Option<String>,
+    /// Your wording for the correction (English block)
+    #[arg(long)]
+    correction: Option<String>,
+    #[arg(long)]
+    json: bool,
+}
+
+pub(super) async fn run(desk: &Desk, cmd: ReportCmd) -> Result<ExitCode, AppError> {
+    match cmd {
+        ReportCmd::List { session_id, json } => {
+            let list = api::report_list(desk, api::SessionRef { session_id }).await?;
+            if json {
+                print_json(&list)?;
+            } else if list.reports.is_empty() {
+                println!("no report yet");
+            } else {
+                for r in &list.reports {
+                    let first = r.body.lines().nth(1).unwrap_or("");
+                    println!("r{}  {}  {}  {first}", r.revision, r.created_at, r.language);
+                }
+            }
+        }
+        ReportCmd::Finalize(args) => return finalize(desk, args).await,
+        ReportCmd::Export {
+            session_id,
+            revision,
+            format,
+            out,
+            json,
+        } => {
+            let export = api::report_export(
+                desk,
+                api::ReportExportRequest {
+                    session_id,
+                    revision,
+                    format: Some(format),
+                },
+            )
+            .await?;
+            let bytes = if export.encoding == "base64" {
+                use base64::Engine as _;
+                base64::engine::general_purpose::STANDARD
+                    .decode(&export.content)
+                    .map_err(|e| AppError::new("internal", e.to_string()))?
+            } else {
+                export.content.clone().into_bytes()
+            };
+            if out.is_none() && export.encoding == "base64" && !json {
+                return Err(AppError::new(
+                    "invalid_input",
+                    "out: a PDF is written to a file; pass --out FILE or --out DIR",
+                ));
+            }
+            let written = match out {
+                Some(path) => {
+                    let path = if path.is_dir() {
+                        path.join(&export.file_name)
+                    } else {
+                        path
+                    };
+                    write_atomically(&path, &bytes)?;
+                    Some(path)
+                }
+                None => None,
+            };
+            match (json, &written) {
+                (true, _) => print_json(&serde_json::json!({
+                    "revision": export.revision,
+                    "file_name": export.file_name,
+                    "format": export.format,
+                    "path": written.as_ref().map(|p| p.display().to_string()),
+                    "content": if written.is_none() { Some(&export.content) } else { None },
+                }))?,
+                (false, Some(path)) => {
+                    println!("wrote revision {} to {}", export.revision, path.display())
+                }
+                (false, None) => print!("{}", export.content),
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn finalize(desk: &Desk, args: FinalizeArgs) -> Result<ExitCode, AppError> {
+    let done = api::reports::report_finalize(
+        desk,
+        api::reports::ReportFinalizeRequest {
+            session_id: args.session_id,
+            complaint: args.complaint,
+            cause: args.cause,
+            correction: args.correction,
+            translation: Default::default(),
+        },
+    )
+    .await?;
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&done)
+                .map_err(|e| AppError::new("internal", e.to_string()))?
+        );
+    } else {
+        println!(
+            "finalized revision {} at {}{}",
+            done.revision,
+            done.created_at,
+            if done.queued {
+                "; queued for the portal"
+            } else {
+                ""
+            }
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
