@@ -4,7 +4,7 @@ import { App } from './App';
 import { primeSessionList } from './components/SessionsPane';
 import { notifySessionsChanged } from './events';
 import { MAX_FILE_BYTES } from './files';
-import { appError, installFakeBackend, makeArtifact, makeSession, type Handler } from './test/fakeBackend';
+import { appError, installFakeBackend, listed, makeArtifact, makeSession, type Handler } from './test/fakeBackend';
 import { allByTestId, byTestId, click, render, typeInto, waitFor, type Rendered } from './test/render';
 
 const INFO = { name: 'RV Service Desk', version: '9.9.9', data_dir: '/data/desk', schema_version: 1, sessions: 0, artifacts: 0 };
@@ -43,7 +43,7 @@ describe('header and list', () => {
       unit: { vin: null, plate: null, make_model: 'Winnebago View 24D', odometer: null, engine_hours: null },
       artifact_count: 3,
     });
-    const { root } = mount({ session_list: () => ({ sessions: [s] }) });
+    const { root } = mount({ session_list: () => ({ sessions: [listed(s)] }) });
     await waitFor(() => byTestId(root, 'app-version'));
     expect(byTestId(root, 'app-version')!.textContent).toBe('v9.9.9');
     expect(byTestId(root, 'app-data-dir')!.textContent).toBe('/data/desk');
@@ -58,7 +58,7 @@ describe('header and list', () => {
 
   it('takes the session list asked for before the first render instead of asking again', async () => {
     const s = makeSession({ complaint: 'Water pump cycles' });
-    const backend = installFakeBackend({ app_info: () => INFO, session_list: () => ({ sessions: [s] }) });
+    const backend = installFakeBackend({ app_info: () => INFO, session_list: () => ({ sessions: [listed(s)] }) });
     primeSessionList();
     expect(backend.callsOf('session_list')).toEqual([{}]);
     view = render(<App />);
@@ -74,7 +74,7 @@ describe('header and list', () => {
       app_info: () => INFO,
       session_list: () => {
         if (fail) throw appError('storage', 'database is locked');
-        return { sessions: [s] };
+        return { sessions: [listed(s)] };
       },
     });
     primeSessionList();
@@ -88,9 +88,9 @@ describe('header and list', () => {
   });
 
   it('shows where each session stands: report ready, synced, or its status', async () => {
-    const ready = makeSession({ complaint: 'Fan dead', status: 'open', stage: 'report_ready' });
-    const synced = makeSession({ complaint: 'Fridge warm', status: 'finalized', stage: 'synced' });
-    const plain = makeSession({ complaint: 'Awning stuck', status: 'open' });
+    const ready = listed(makeSession({ complaint: 'Fan dead', status: 'open' }), 'report_ready');
+    const synced = listed(makeSession({ complaint: 'Fridge warm', status: 'finalized' }), 'synced');
+    const plain = listed(makeSession({ complaint: 'Awning stuck', status: 'open' }));
     const { root } = mount({ session_list: () => ({ sessions: [ready, synced, plain] }) });
     await waitFor(() => (allByTestId(root, 'session-row').length === 3 ? true : null));
     const badges = allByTestId(root, 'status-badge').map((b) => b.textContent);
@@ -105,7 +105,7 @@ describe('header and list', () => {
       vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(320),
     ];
     onTestFinished(() => sizes.forEach((s) => s.mockRestore()));
-    const many = Array.from({ length: 1000 }, (_, i) => makeSession({ complaint: `Unit ${i} fan dead` }));
+    const many = Array.from({ length: 1000 }, (_, i) => listed(makeSession({ complaint: `Unit ${i} fan dead` })));
     const { root } = mount({ session_list: () => ({ sessions: many }) });
     await waitFor(() => byTestId(root, 'session-row'));
     expect(byTestId(root, 'sessions-count')!.textContent).toContain('1000');
@@ -208,7 +208,7 @@ describe('session detail', () => {
   async function openDetail(handlers: Record<string, Handler>, artifacts: ReturnType<typeof makeArtifact>[] = []) {
     const s = makeSession({ complaint: 'Water pump cycles', artifact_count: artifacts.length });
     const ctx = mount({
-      session_list: () => ({ sessions: [s] }),
+      session_list: () => ({ sessions: [listed(s)] }),
       session_show: () => ({ session: s, turns: [], artifacts, state: {} }),
       ...handlers,
     });

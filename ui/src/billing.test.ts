@@ -353,13 +353,13 @@ describe('imports and labels', () => {
     expect(formatSkipped({ line: 3, record: 2, key: 'SH-X', field: 'versions[0].payload', message: 'bad window' })).toBe(
       'line 3 (record 2, SH-X): versions[0].payload: bad window',
     );
-    expect(formatSkipped({ line: 1, record: 1, message: 'not an object' })).toBe('line 1 (record 1): not an object');
-    const r = { imported: [{ key: 'A', version_no: 1, line: 2 }], unchanged: [], skipped: [{ line: 9, record: 2, message: 'x' }] };
+    expect(formatSkipped({ line: 1, record: 1, key: null, field: null, message: 'not an object' })).toBe('line 1 (record 1): not an object');
+    const r = { imported: [{ key: 'A', version_no: 1, line: 2 }], unchanged: [], skipped: [{ line: 9, record: 2, key: null, field: null, message: 'x' }] };
     expect(importSummary(r)).toBe('1 imported, 0 unchanged, 1 skipped');
     expect(
       demoSummary({
-        rules: { origin: 'demo', imported: [], unchanged: [{ key: 'A', line: 1 }], skipped: [] },
-        orders: { origin: 'demo', imported: [], unchanged: [], skipped: [] },
+        rules: { origin: 'demo', imported: [], unchanged: [{ key: 'A', version_no: 1, line: 1 }], skipped: [], explanations: null },
+        orders: { origin: 'demo', imported: [], unchanged: [], skipped: [], explanations: null },
       }),
     ).toBe('Rules: 0 imported, 1 unchanged, 0 skipped · Orders: 0 imported, 0 unchanged, 0 skipped');
   });

@@ -10,6 +10,7 @@ import type {
   BillingSegment,
   BillingSkipped,
   DemoReport,
+  ImportedItem,
   Piece,
   RuleVersion,
   SimulateInput,
@@ -559,7 +560,7 @@ export function importSummary(r: Pick<BillingImportReport, 'imported' | 'unchang
   ].join(', ');
 }
 
-export function importedLabel(i: { key: string; version_no?: number }): string {
+export function importedLabel(i: Pick<ImportedItem, 'key' | 'version_no'>): string {
   return i.version_no != null ? `${i.key} v${i.version_no}` : i.key;
 }
 

@@ -150,7 +150,7 @@ describe('steps and breadcrumb', () => {
     expect(
       breadcrumb([
         { topic: 'lid_switch', submode: 'explain', return_step: 'lid_switch' },
-        { topic: 'thermal_fuse', submode: 'how_to_check', return_step: 'lid_switch' },
+        { topic: 'thermal_fuse', submode: 'howto', return_step: 'lid_switch' },
       ]),
     ).toEqual(['Step', 'Explain: lid switch', 'How to check: thermal fuse']);
   });

@@ -1,7 +1,7 @@
 // View logic for the diagnostic chat and its context panel: pure functions,
 // no React, no backend calls (unit-tested in chat.test.ts).
 
-import type { Artifact, ChatReply, ChatTranscript, ContextStep, ReplyKind, TopicFrame, Turn } from './api';
+import type { Artifact, ChatReply, ChatTranscript, ContextStep, ReplyKind, Submode, TopicFrame, Turn } from './api';
 import { t as tr, type MessageKey } from './i18n';
 
 /** One exchange as the chat shows it: the technician's message and the desk's reply. */
@@ -194,10 +194,17 @@ export function humanizeId(id: string): string {
   return id.split(':')[0].replace(/[_-]+/g, ' ').trim();
 }
 
-/** "locate" → "Locate". */
-export function submodeLabel(submode: string): string {
-  const s = submode.replace(/[_-]+/g, ' ').trim();
-  return s ? s[0].toUpperCase() + s.slice(1) : s;
+const SUBMODE_LABEL: Record<Submode, MessageKey> = {
+  main: 'submode.main',
+  locate: 'submode.locate',
+  explain: 'submode.explain',
+  howto: 'submode.howto',
+  replan: 'submode.replan',
+};
+
+/** "locate" → "Locate", "howto" → "How to check". */
+export function submodeLabel(submode: Submode): string {
+  return tr(SUBMODE_LABEL[submode]);
 }
 
 /** The breadcrumb for a non-empty topic stack: ["Step", "Locate: fan fuse", …]; [] when empty. */

@@ -3,7 +3,7 @@ import { createElement } from 'react';
 import { App } from './App';
 import { pageTimeline, runSmoke, SCRIPT_READY_MARK, SMOKE_CHAT, SMOKE_COMPLAINT, smokeRequested } from './smoke';
 import { ApiError, call } from './transport';
-import { installFakeBackend, makeSession } from './test/fakeBackend';
+import { installFakeBackend, listed, makeSession } from './test/fakeBackend';
 import { render, type Rendered } from './test/render';
 
 let view: Rendered | null = null;
@@ -31,7 +31,7 @@ describe('smoke routine', () => {
         sessions.unshift(s);
         return s;
       },
-      session_list: () => ({ sessions }),
+      session_list: () => ({ sessions: sessions.map((s) => listed(s)) }),
       chat_turn: () => ({ turn: 1, transition: 'T1_root_entry', system: 'furnace', reply: { kind: 'question' } }),
     });
     const launched = Date.now();
@@ -87,7 +87,7 @@ describe('smoke routine', () => {
     const s = makeSession({ complaint: SMOKE_COMPLAINT });
     const fakeCall = vi.fn(async (command: string) => {
       if (command === 'session_new') return s;
-      if (command === 'session_list') return { sessions: [s] };
+      if (command === 'session_list') return { sessions: [listed(s)] };
       return {};
     });
     const invoke = vi.fn().mockResolvedValue(undefined);

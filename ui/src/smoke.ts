@@ -5,7 +5,6 @@
 // checks it against SQLite and exits.
 
 import { invoke } from '@tauri-apps/api/core';
-import type { AppInfo, Session } from './api';
 import { notifySessionsChanged } from './events';
 import { call, transportKind } from './transport';
 
@@ -95,9 +94,9 @@ export async function runSmoke(overrides: Partial<SmokeDeps> = {}): Promise<Reco
   const listShown = sessionListShown(d.root, d.timeoutMs);
   let report: Record<string, unknown>;
   try {
-    const app_info = await d.call<AppInfo>('app_info', {});
-    const session = await d.call<Session>('session_new', { complaint: SMOKE_COMPLAINT });
-    const list = await d.call<{ sessions: Session[] }>('session_list', {});
+    const app_info = await d.call('app_info', {});
+    const session = await d.call('session_new', { complaint: SMOKE_COMPLAINT });
+    const list = await d.call('session_list', {});
     if (!list.sessions.some((s) => s.id === session.id)) {
       throw new Error(`session_list does not contain the new session ${session.id}`);
     }
@@ -108,10 +107,7 @@ export async function runSmoke(overrides: Partial<SmokeDeps> = {}): Promise<Reco
       'the new session to appear in the sessions list',
     );
     // A chat round trip through the engine: the shell checks the turn in SQLite.
-    const turn = await d.call<{ turn: number; transition: string; system: string | null; reply: { kind: string } }>(
-      'chat_turn',
-      { session_id: session.id, text: SMOKE_CHAT },
-    );
+    const turn = await d.call('chat_turn', { session_id: session.id, text: SMOKE_CHAT });
     if (turn.reply.kind !== 'question' || turn.system !== 'furnace') {
       throw new Error(`chat_turn answered ${turn.reply.kind} for ${turn.system}, expected a furnace question`);
     }

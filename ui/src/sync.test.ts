@@ -12,6 +12,7 @@ const base: SyncStatus = {
   pending: 0,
   syncing: 0,
   waiting: 0,
+  blocked: 0,
   failed: 0,
   conflicts: 0,
   done: 4,

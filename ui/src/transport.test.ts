@@ -34,7 +34,7 @@ describe('HTTP transport', () => {
     const fetchMock = vi.fn().mockResolvedValue(jsonResponse(200, { sessions: [] }));
     vi.stubGlobal('fetch', fetchMock);
 
-    const out = await call<{ sessions: unknown[] }>('session_list', { query: 'furnace' });
+    const out = await call('session_list', { query: 'furnace' });
 
     expect(out).toEqual({ sessions: [] });
     expect(fetchMock).toHaveBeenCalledTimes(1);
@@ -48,10 +48,10 @@ describe('HTTP transport', () => {
     expect(transportKind()).toBe('http');
   });
 
-  it('sends an empty object when no payload is given', async () => {
+  it('sends an empty object for a command without a request', async () => {
     const fetchMock = vi.fn().mockResolvedValue(jsonResponse(200, { name: 'RV Service Desk' }));
     vi.stubGlobal('fetch', fetchMock);
-    await call('app_info');
+    await call('app_info', {});
     expect(fetchMock.mock.calls[0][1].body).toBe('{}');
   });
 
@@ -59,12 +59,12 @@ describe('HTTP transport', () => {
     const fetchMock = vi.fn().mockImplementation(async () => jsonResponse(200, {}));
     vi.stubGlobal('fetch', fetchMock);
     window.history.replaceState(null, '', '/?token=s3cr%20et');
-    await call('app_info');
+    await call('app_info', {});
     expect(fetchMock.mock.calls[0][1].headers.Authorization).toBe('Bearer s3cr et');
 
     // The token survives the query string going away (in-app navigation).
     window.history.replaceState(null, '', '/');
-    await call('app_info');
+    await call('app_info', {});
     expect(fetchMock.mock.calls[1][1].headers.Authorization).toBe('Bearer s3cr et');
   });
 
@@ -73,7 +73,7 @@ describe('HTTP transport', () => {
       url.startsWith('/exports/') ? new Response('zip', { status: 200 }) : jsonResponse(200, {}),
     );
     vi.stubGlobal('fetch', fetchMock);
-    await call('app_info');
+    await call('app_info', {});
     expect(fetchMock.mock.calls[0][1].headers['X-CSRF-Token']).toBeUndefined();
 
     const meta = document.createElement('meta');
@@ -81,7 +81,7 @@ describe('HTTP transport', () => {
     meta.content = 'per-launch-token';
     document.head.appendChild(meta);
     try {
-      await call('session_list');
+      await call('session_list', {});
       expect(fetchMock.mock.calls[1][1].headers['X-CSRF-Token']).toBe('per-launch-token');
       expect(fetchMock.mock.calls[1][1].headers['Content-Type']).toBe('application/json');
       await fetchDownload('/exports/r.zip');
@@ -107,7 +107,7 @@ describe('HTTP transport', () => {
 
   it('maps a non-2xx answer without an AppError body (e.g. the body limit) to a readable ApiError', async () => {
     vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response('length limit exceeded', { status: 413 })));
-    const err = await failure(call('artifact_upload', {}));
+    const err = await failure(call('artifact_upload', { session_id: 's1', file_name: 'big.jpg', content_base64: 'AAAA' }));
     expect(err).toBeInstanceOf(ApiError);
     expect(err.code).toBe('too_large');
     expect(err.message).toContain('HTTP 413');
@@ -116,7 +116,7 @@ describe('HTTP transport', () => {
 
   it('reports a network failure as code "network"', async () => {
     vi.stubGlobal('fetch', vi.fn().mockRejectedValue(new TypeError('Failed to fetch')));
-    const err = await failure(call('app_info'));
+    const err = await failure(call('app_info', {}));
     expect(err).toBeInstanceOf(ApiError);
     expect(err.code).toBe('network');
     expect(err.message).toContain('Failed to fetch');
@@ -124,7 +124,7 @@ describe('HTTP transport', () => {
 
   it('refuses a 2xx answer that is not JSON', async () => {
     vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response('<html>', { status: 200 })));
-    const err = await failure(call('app_info'));
+    const err = await failure(call('app_info', {}));
     expect(err).toBeInstanceOf(ApiError);
     expect(err.code).toBe('bad_response');
   });
@@ -149,10 +149,10 @@ describe('Tauri transport', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
-  it('passes {} as the payload when none is given', async () => {
+  it('passes {} as the payload of a command without a request', async () => {
     const invoke = vi.fn().mockResolvedValue({});
     w.__TAURI_INTERNALS__ = { invoke };
-    await call('app_info');
+    await call('app_info', {});
     expect(invoke.mock.calls[0][1]).toEqual({ command: 'app_info', payload: {} });
   });
 
@@ -170,7 +170,7 @@ describe('Tauri transport', () => {
     w.__TAURI_INTERNALS__ = {
       invoke: vi.fn().mockRejectedValue('invalid args `payload` for command `api`'),
     };
-    const err = await failure(call('app_info'));
+    const err = await failure(call('app_info', {}));
     expect(err).toBeInstanceOf(ApiError);
     expect(err.code).toBe('ipc');
     expect(err.message).toContain('invalid args');

@@ -8,6 +8,8 @@
 // the backend's `AppError` JSON, so callers never care which path ran.
 
 import { invoke } from '@tauri-apps/api/core';
+import type { Command, Commands } from './gen/commands';
+import type { AskRequest, SearchQuery } from './gen/models';
 import { t } from './i18n';
 
 /** Codes the transport itself produces (the backend's are listed in docs/api.md). */
@@ -120,9 +122,50 @@ function backendHeaders(): Record<string, string> {
   return headers;
 }
 
-/** Run one backend command. `payload` defaults to `{}`. */
-export async function call<T>(command: string, payload: object = {}): Promise<T> {
-  return isTauri() ? callTauri<T>(command, payload) : callHttp<T>(command, payload);
+// ---- the command contract (generated from the Rust types: gen/commands.ts, gen/models.ts) ----
+
+/** `T` with the fields `K` optional. */
+type Loosen<T, K extends PropertyKey> = Omit<T, K> & Partial<Pick<T, Extract<K, keyof T>>>;
+
+/** Checks that every field named is one of that command's request fields. */
+type DefaultedFields<T extends { [C in Command]?: keyof Commands[C]['request'] }> = T;
+
+/**
+ * Request fields the backend fills in itself (`#[serde(default)]` on a field
+ * that is not an `Option`) but that the generated bindings mark as required:
+ * ts-rs makes only `Option` fields optional. The UI leaves them out, as the
+ * backend allows. To go once the Rust types mark them
+ * `#[ts(optional = nullable)]` (an entry for a field that is already optional
+ * changes nothing).
+ */
+type ServerDefaults = DefaultedFields<{
+  session_delete: 'purge';
+  artifact_content: 'thumbnail';
+  chat_turn: 'attachments';
+  report_finalize: 'translation';
+  knowledge_search: 'source_ids' | 'include_inactive' | 'top_k';
+  portal_settings: 'clear_token';
+}>;
+
+/** knowledge_ask's `filters`: a search's filters; the backend searches for the question itself, so no `query`. */
+export type SearchFilters = Omit<Loosen<SearchQuery, ServerDefaults['knowledge_search']>, 'query'>;
+
+/** What `call` accepts for a command: the generated request, with the fields the backend defaults optional. */
+export type CommandRequest<C extends Command> = C extends 'knowledge_ask'
+  ? Omit<AskRequest, 'filters'> & { filters?: SearchFilters | null }
+  : C extends keyof ServerDefaults
+    ? Loosen<Commands[C]['request'], ServerDefaults[C]>
+    : Commands[C]['request'];
+
+export type CommandResponse<C extends Command> = Commands[C]['response'];
+
+/**
+ * Run one backend command. The request and the answer are the types the Rust
+ * command table declares, so a wrong payload or a wrong use of the answer is a
+ * compile error.
+ */
+export function call<C extends Command>(command: C, request: CommandRequest<C>): Promise<CommandResponse<C>> {
+  return isTauri() ? callTauri<CommandResponse<C>>(command, request) : callHttp<CommandResponse<C>>(command, request);
 }
 
 async function callTauri<T>(command: string, payload: object): Promise<T> {

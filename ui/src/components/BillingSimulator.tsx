@@ -168,14 +168,14 @@ function SimulationResult({ r, onShowRule }: { r: Simulation; onShowRule: (c: st
           </span>
         </div>
         <dl className="facts-inline">
-          {r.rule_code && (
+          {'rule_code' in r && (
             <div>
               <dt>{t('rules.rule')}</dt>
               <dd>
-                <button type="button" className="btn link" onClick={() => onShowRule(r.rule_code!, r.version_no)} data-testid="sim-rule-link">
+                <button type="button" className="btn link" onClick={() => onShowRule(r.rule_code, r.version_no)} data-testid="sim-rule-link">
                   {r.rule_code} v{r.version_no}
                 </button>
-                {r.city_code && <span className="muted small"> {r.city_code} · {(r.lot_codes ?? []).join(', ')}</span>}
+                {r.city_code && <span className="muted small"> {r.city_code} · {r.lot_codes.join(', ')}</span>}
               </dd>
             </div>
           )}

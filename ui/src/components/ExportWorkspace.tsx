@@ -84,7 +84,7 @@ export function ExportWorkspace() {
     setStarting(true);
     try {
       const r = await api.reportsExportStart(p.payload);
-      setStatus({ state: 'running', done: 0, total: 0 });
+      setStatus({ job_id: r.job_id, state: 'running', done: 0, total: 0, file_name: null, path: null, download_url: null, error: null });
       setStatusError(null);
       setJob({ id: r.job_id });
     } catch (e) {

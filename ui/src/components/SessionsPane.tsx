@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { api, SESSION_STATUSES, type Session, type SessionStatus } from '../api';
+import { api, SESSION_STATUSES, type Session, type SessionListItem, type SessionStatus } from '../api';
 import { formatTimestamp } from '../files';
 import { useDebounced } from '../hooks';
 import { toApiError, type ApiError } from '../transport';
@@ -49,7 +49,7 @@ export function SessionsPane({
   const [query, setQuery] = useState('');
   const [status, setStatus] = useState<StatusFilter>('all');
   const [showForm, setShowForm] = useState(false);
-  const [sessions, setSessions] = useState<Session[] | null>(null);
+  const [sessions, setSessions] = useState<SessionListItem[] | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [loading, setLoading] = useState(false);
   const debouncedQuery = useDebounced(query.trim(), SEARCH_DEBOUNCE_MS);
@@ -97,7 +97,7 @@ export function SessionsPane({
     getItemKey: (i) => sessions?.[i]?.id ?? i,
   });
 
-  const row = (s: Session) => (
+  const row = (s: SessionListItem) => (
     <button
       type="button"
       className={`session-row${s.id === selectedId ? ' selected' : ''}`}
@@ -110,7 +110,7 @@ export function SessionsPane({
         <span className="row-complaint" data-testid="row-complaint">
           {s.complaint}
         </span>
-        <StatusBadge status={s.stage ?? s.status} />
+        <StatusBadge status={s.stage} />
       </div>
       <div className="row-sub">
         <span data-testid="row-customer">{s.customer ?? t('sessions.noCustomer')}</span>

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
-import type { SessionStatus } from '../api';
+import type { SessionStage, SessionStatus } from '../api';
 import type { ApiError } from '../transport';
 import { t, type MessageKey } from '../i18n';
 
@@ -29,15 +29,15 @@ const STATUS_LABEL: Record<string, MessageKey> = {
   finalized: 'status.finalized',
   report_ready: 'status.report_ready',
   synced: 'status.synced',
-};
+} satisfies Record<SessionStage, MessageKey>;
 
-/** A session status as a person reads it. */
+/** A session status or stage as a person reads it (an unknown one as sent). */
 export function statusLabel(status: string): string {
   const k = STATUS_LABEL[status];
   return k ? t(k) : status;
 }
 
-export function StatusBadge({ status }: { status: SessionStatus | string }) {
+export function StatusBadge({ status }: { status: SessionStatus | SessionStage }) {
   return (
     <span className={`badge status-${status}`} data-testid="status-badge" data-status={status}>
       {statusLabel(status)}

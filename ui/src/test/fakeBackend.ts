@@ -63,6 +63,11 @@ export function makeSession(over: Record<string, unknown> = {}) {
   };
 }
 
+/** A session as session_list lists it: with its stage (its status unless given). */
+export function listed(session: ReturnType<typeof makeSession>, stage: string = session.status) {
+  return { ...session, stage };
+}
+
 export function makeArtifact(sessionId: string, over: Record<string, unknown> = {}) {
   n++;
   return {
