@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { act } from 'react';
+import type { CommandRequest } from './api';
 import { App } from './App';
 import { primeSessionList } from './components/SessionsPane';
 import { notifySessionsChanged } from './events';
 import { MAX_FILE_BYTES } from './files';
-import { appError, installFakeBackend, listed, makeArtifact, makeSession, type Handler } from './test/fakeBackend';
+import { appError, installFakeBackend, listed, makeArtifact, makeSession, makeState, type Handlers } from './test/fakeBackend';
 import { allByTestId, byTestId, click, render, typeInto, waitFor, type Rendered } from './test/render';
 
 const INFO = { name: 'RV Service Desk', version: '9.9.9', data_dir: '/data/desk', schema_version: 1, sessions: 0, artifacts: 0 };
@@ -21,7 +22,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function mount(handlers: Record<string, Handler>) {
+function mount(handlers: Handlers) {
   const backend = installFakeBackend({ app_info: () => INFO, session_list: () => ({ sessions: [] }), ...handlers });
   view = render(<App />);
   return { backend, root: view.container };
@@ -161,7 +162,7 @@ describe('new session form', () => {
     const created = makeSession({ complaint: 'Slide stuck' });
     const { root, backend } = mount({
       session_new: () => created,
-      session_show: () => ({ session: created, turns: [], artifacts: [], state: {} }),
+      session_show: () => ({ session: created, turns: [], artifacts: [], state: makeState() }),
     });
     click(byTestId(root, 'new-session-button'));
     typeInto(byTestId(root, 'new-complaint')!, '  Slide stuck ');
@@ -205,11 +206,11 @@ describe('new session form', () => {
 });
 
 describe('session detail', () => {
-  async function openDetail(handlers: Record<string, Handler>, artifacts: ReturnType<typeof makeArtifact>[] = []) {
+  async function openDetail(handlers: Handlers, artifacts: ReturnType<typeof makeArtifact>[] = []) {
     const s = makeSession({ complaint: 'Water pump cycles', artifact_count: artifacts.length });
     const ctx = mount({
       session_list: () => ({ sessions: [listed(s)] }),
-      session_show: () => ({ session: s, turns: [], artifacts, state: {} }),
+      session_show: () => ({ session: s, turns: [], artifacts, state: makeState() }),
       ...handlers,
     });
     click(await waitFor(() => byTestId(ctx.root, 'session-row')));
@@ -237,7 +238,7 @@ describe('session detail', () => {
   });
 
   it('uploads picked files as base64 with the caption, and refuses an oversized file before sending', async () => {
-    let uploaded: any = null;
+    let uploaded: CommandRequest<'artifact_upload'> | null = null;
     const { root, backend, s } = await openDetail({
       artifact_upload: (p) => {
         uploaded = p;
@@ -311,8 +312,8 @@ describe('session detail', () => {
           checked: 2,
           ok: 1,
           results: [
-            { artifact_id: a1.id, sha256: a1.sha256, file_name: 'ok.jpg', status: 'ok' },
-            { artifact_id: a2.id, sha256: a2.sha256, file_name: 'bad.jpg', status: 'corrupt' },
+            { artifact_id: a1.id, session_id: a1.session_id, sha256: a1.sha256, file_name: 'ok.jpg', status: 'ok' },
+            { artifact_id: a2.id, session_id: a2.session_id, sha256: a2.sha256, file_name: 'bad.jpg', status: 'corrupt' },
           ],
         }),
       },

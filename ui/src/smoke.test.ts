@@ -3,7 +3,7 @@ import { createElement } from 'react';
 import { App } from './App';
 import { pageTimeline, runSmoke, SCRIPT_READY_MARK, SMOKE_CHAT, SMOKE_COMPLAINT, smokeRequested } from './smoke';
 import { ApiError, call } from './transport';
-import { installFakeBackend, listed, makeSession } from './test/fakeBackend';
+import { installFakeBackend, listed, makeSession, makeTranscript } from './test/fakeBackend';
 import { render, type Rendered } from './test/render';
 
 let view: Rendered | null = null;
@@ -32,7 +32,12 @@ describe('smoke routine', () => {
         return s;
       },
       session_list: () => ({ sessions: sessions.map((s) => listed(s)) }),
-      chat_turn: () => ({ turn: 1, transition: 'T1_root_entry', system: 'furnace', reply: { kind: 'question' } }),
+      chat_turn: (p) =>
+        makeTranscript(p.session_id, {
+          system: 'furnace',
+          active_step: 'blower_runs',
+          reply: { kind: 'question', text: 'Does the furnace blower run?', step_id: 'blower_runs', citations: [] },
+        }),
     });
     const launched = Date.now();
     view = render(createElement(App));

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act } from 'react';
 import { App } from '../App';
+import type { Piece } from '../api';
 import { openBillingRule } from '../events';
-import { appError, installFakeBackend, type Handler } from '../test/fakeBackend';
+import { appError, installFakeBackend, type Handlers } from '../test/fakeBackend';
 import { allByTestId, byTestId, click, render, typeInto, waitFor, type Rendered } from '../test/render';
 
 const INFO = { name: 'RV Service Desk', version: '9.9.9', data_dir: '/data/desk', schema_version: 1, sessions: 0, artifacts: 0 };
@@ -42,7 +43,7 @@ const RULES = [
   },
 ];
 
-const PIECE = {
+const PIECE: Piece = {
   segment: 'day',
   segment_index: 0,
   type: 'periodic',
@@ -82,7 +83,7 @@ afterEach(() => {
   window.history.replaceState(null, '', '/');
 });
 
-async function openBilling(handlers: Record<string, Handler> = {}) {
+async function openBilling(handlers: Handlers = {}) {
   const backend = installFakeBackend({
     app_info: () => INFO,
     session_list: () => ({ sessions: [] }),
@@ -129,7 +130,7 @@ describe('billing workspace', () => {
 
   it('Verify on an order row runs billing_verify and shows the verdict and the breakdown', async () => {
     const { root, backend } = await openBilling({
-      billing_verify: (p: { order_no: string }) => ({
+      billing_verify: (p) => ({
         ...ORDER,
         order_no: p.order_no,
         result: 'mismatch',

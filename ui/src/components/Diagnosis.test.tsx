@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { act } from 'react';
 import { readFileBytes } from '../files';
 import { SessionDetailView } from './SessionDetail';
-import { appError, fakeDiagnosis, installFakeBackend, type FakeDiagnosis, type Handler } from '../test/fakeBackend';
+import type { Artifact, CommandRequest, Turn } from '../api';
+import { appError, fakeDiagnosis, installFakeBackend, makeState, makeTurn, type FakeDiagnosis, type Handlers } from '../test/fakeBackend';
 import { allByTestId, byTestId, click, render, typeInto, waitFor, type Rendered } from '../test/render';
 
 let view: Rendered | null = null;
@@ -13,7 +14,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-async function open(handlers: Record<string, Handler> = {}, diag: FakeDiagnosis = fakeDiagnosis()) {
+async function open(handlers: Handlers = {}, diag: FakeDiagnosis = fakeDiagnosis()) {
   const backend = installFakeBackend({ ...diag.handlers, artifact_content: () => ({ mime: 'image/jpeg', content_base64: '/9j/' }), ...handlers });
   const onChanged = vi.fn();
   view = render(<SessionDetailView sessionId={diag.session.id} onChanged={onChanged} onDeleted={() => {}} />);
@@ -41,24 +42,14 @@ async function say(root: HTMLElement, text: string) {
 describe('chat history', () => {
   it('shows stored turns with a badge per reply kind (reply JSON or text + trace) and reports as sections', async () => {
     const diag = fakeDiagnosis();
-    const t = (seq: number, reply: unknown, trace: unknown = {}) => ({
-      id: `t${seq}`,
-      session_id: diag.session.id,
-      seq,
-      created_at: '2026-11-23T10:00:00Z',
-      input: `message ${seq}`,
-      reply,
-      intent: null,
-      transition: null,
-      trace,
-    });
+    const t = (seq: number, reply: string, trace: Turn['trace'] = {}) => makeTurn(diag.session.id, seq, { reply, trace });
     const turns = [
       t(1, JSON.stringify({ kind: 'question', text: 'Is the panel fuse OK?', step_id: 'panel_fuse', citations: [] })),
       t(2, 'Say that again?', { reply_kind: 'clarification' }),
-      t(3, { kind: 'refusal', text: 'Not without a finding.', step_id: null, citations: ['procedure:dc_12v'] }),
+      t(3, JSON.stringify({ kind: 'refusal', text: 'Not without a finding.', step_id: null, citations: ['procedure:dc_12v'] })),
       t(4, 'Complaint:\nFan dead.\n\nCause:\nFuse open.\n\nEstimated labor:\nTotal labor: 1.5 hr\n', { reply_kind: 'report' }),
     ];
-    const { root } = await open({ session_show: () => ({ session: diag.session, turns, artifacts: [], state: {} }) }, diag);
+    const { root } = await open({ session_show: () => ({ session: diag.session, turns, artifacts: [], state: makeState() }) }, diag);
     await waitFor(() => allByTestId(root, 'chat-turn').length === 4);
     const shown = allByTestId(root, 'chat-turn');
     expect(shown.map((el) => byTestId(el, 'reply-kind')!.textContent)).toEqual(['Question', 'Clarification', 'Refused', 'Report']);
@@ -217,8 +208,8 @@ describe('context panel', () => {
     // A superseded fact is struck through and says so to screen readers.
     diag.patchContext({
       facts: [
-        { id: 'f1', name: 'battery_voltage', subject: 'battery', text: 'battery 11.9 V', value: '11.9', unit: 'VDC', source: 'technician', superseded_by: 'f2' },
-        { id: 'f2', name: 'battery_voltage', subject: 'battery', text: 'battery 12.6 V', value: '12.6', unit: 'VDC', source: 'inference' },
+        { id: 'f1', kind: 'measurement', name: 'battery_voltage', subject: 'battery', text: 'battery 11.9 V', value: '11.9', unit: 'VDC', source: 'technician', turn_seq: 1, superseded_by: 'f2' },
+        { id: 'f2', kind: 'measurement', name: 'battery_voltage', subject: 'battery', text: 'battery 12.6 V', value: '12.6', unit: 'VDC', source: 'inference', turn_seq: 2 },
       ],
     });
     await say(root, 'anything');
@@ -282,7 +273,7 @@ describe('context panel', () => {
 
   it('shows knowledge citations as chips (stored turns too) and keeps other citations as the Sources line', async () => {
     const diag = fakeDiagnosis();
-    const turns = [
+    const turns: Turn[] = [
       {
         id: 't1',
         session_id: diag.session.id,
@@ -300,13 +291,13 @@ describe('context panel', () => {
         seq: 2,
         created_at: '2026-11-23T10:01:00Z',
         input: 'where is the fuse',
-        reply: { kind: 'answer', text: 'At the panel.', step_id: null, citations: ['procedure:dc_12v', 'component.dc_12v.fan_fuse@v2#1'] },
+        reply: JSON.stringify({ kind: 'answer', text: 'At the panel.', step_id: null, citations: ['procedure:dc_12v', 'component.dc_12v.fan_fuse@v2#1'] }),
         intent: null,
         transition: null,
         trace: {},
       },
     ];
-    const { root } = await open({ session_show: () => ({ session: diag.session, turns, artifacts: [], state: {} }) }, diag);
+    const { root } = await open({ session_show: () => ({ session: diag.session, turns, artifacts: [], state: makeState() }) }, diag);
     await waitFor(() => allByTestId(root, 'chat-turn').length === 2);
     const [first, second] = allByTestId(root, 'chat-turn');
     const chips = allByTestId(first, 'citation-chip');
@@ -547,7 +538,7 @@ describe('report: edit, finalize, export formats, sync state', () => {
 describe('long histories', () => {
   it('renders only the turns in view of a 500-turn session (with 100 photos), newest at the bottom', async () => {
     const diag = fakeDiagnosis();
-    const turns = Array.from({ length: 500 }, (_, i) => ({
+    const turns = Array.from({ length: 500 }, (_, i): Turn => ({
       id: `t${i + 1}`,
       session_id: diag.session.id,
       seq: i + 1,
@@ -558,7 +549,7 @@ describe('long histories', () => {
       transition: 'D8_fallback',
       trace: { reply_kind: 'answer' },
     }));
-    const artifacts = Array.from({ length: 100 }, (_, i) => ({
+    const artifacts = Array.from({ length: 100 }, (_, i): Artifact => ({
       id: `a${i}`,
       session_id: diag.session.id,
       turn_id: `t${i * 5 + 1}`,
@@ -584,7 +575,7 @@ describe('long histories', () => {
       clientWidth.mockRestore();
     });
     const { root, backend } = await open(
-      { session_show: () => ({ session: { ...diag.session, turn_count: 500 }, turns, artifacts, state: {} }) },
+      { session_show: () => ({ session: { ...diag.session, turn_count: 500 }, turns, artifacts, state: makeState() }) },
       diag,
     );
     const history = await waitFor(() => (byTestId(root, 'chat-history')?.dataset.count === '500' ? byTestId(root, 'chat-history') : null));
@@ -605,10 +596,10 @@ describe('report of a session in another language', () => {
   it('edits the translated paragraphs too and sends them as translation', async () => {
     const body =
       'Complaint:\nRoof vent fan dead\n\nCause:\nFan fuse open.\n\n--- TRADUCCIÓN ---\n\nQueja:\nEl ventilador no funciona\n\nCausa:\nFusible abierto.\n';
-    const finalized: any[] = [];
+    const finalized: CommandRequest<'report_finalize'>[] = [];
     const { root } = await open({
       report_list: () => ({ reports: [{ revision: 1, language: 'es', format: 'markdown', body, created_at: '2026-11-23T10:00:00Z' }] }),
-      report_finalize: (p: any) => {
+      report_finalize: (p) => {
         finalized.push(p);
         return { revision: 2, file_name: 'r2.pdf', created_at: '2026-11-23T11:00:00Z', queued: true };
       },

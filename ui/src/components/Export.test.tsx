@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ExportWorkspace } from './ExportWorkspace';
-import { fakeExport, installFakeBackend, listed, makeSession, type Handler } from '../test/fakeBackend';
+import { fakeExport, installFakeBackend, listed, makeSession, type Handlers } from '../test/fakeBackend';
 import { byTestId, click, render, typeInto, waitFor, type Rendered } from '../test/render';
 
 let view: Rendered | null = null;
@@ -11,7 +11,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function mount(handlers: Record<string, Handler>) {
+function mount(handlers: Handlers) {
   const backend = installFakeBackend({
     session_list: () => ({ sessions: [makeSession({ technician: 'Sam' }), makeSession({ technician: 'Ana' }), makeSession({ technician: 'Sam' })].map((s) => listed(s)) }),
     ...handlers,

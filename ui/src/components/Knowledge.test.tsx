@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act } from 'react';
 import { App } from '../App';
-import { appError, installFakeBackend, type Handler } from '../test/fakeBackend';
+import { appError, installFakeBackend, type Handlers } from '../test/fakeBackend';
 import { allByTestId, byTestId, click, render, typeInto, waitFor, type Rendered } from '../test/render';
 
 const INFO = { name: 'RV Service Desk', version: '9.9.9', data_dir: '/data/desk', schema_version: 1, sessions: 0, artifacts: 0 };
@@ -59,7 +59,7 @@ afterEach(() => {
   window.history.replaceState(null, '', '/');
 });
 
-function mount(handlers: Record<string, Handler> = {}) {
+function mount(handlers: Handlers = {}) {
   const backend = installFakeBackend({
     app_info: () => INFO,
     session_list: () => ({ sessions: [] }),
@@ -76,7 +76,7 @@ function altKey(digit: string) {
   });
 }
 
-async function openKnowledge(handlers: Record<string, Handler> = {}) {
+async function openKnowledge(handlers: Handlers = {}) {
   const m = mount(handlers);
   click(byTestId(m.root, 'nav-knowledge'));
   await waitFor(() => allByTestId(m.root, 'source-row').length > 0);
@@ -176,7 +176,7 @@ describe('ingest', () => {
     let sources = SOURCES;
     const { root, backend } = await openKnowledge({
       knowledge_sources: () => ({ sources }),
-      knowledge_ingest: (p: { files: { name: string; content: string }[] }) => {
+      knowledge_ingest: (p) => {
         sources = [...SOURCES, src({ source_id: 'test-zebra', version: 1, doc_type: 'faq', title: 'Zebra stripes' })];
         return {
           imported: [{ source_id: 'test-zebra', version: 1, chunks: 2, origin: p.files[0].name }],
@@ -344,6 +344,7 @@ describe('ask', () => {
           { source_id: 'faq-warranty-eligibility', version: 1, chunk_id: 'faq-warranty-eligibility@v1#5', title: 'Warranty eligibility', snippet: 'Check the portal.' },
         ],
         clarifying_questions: ["What is the unit's model year?", 'Who made the failed component?'],
+        requires_handoff: false,
       }),
     });
     typeInto(byTestId(root, 'ask-input')!, 'is this covered by warranty?');
@@ -369,7 +370,7 @@ describe('ask', () => {
     const { root } = await openKnowledge({
       knowledge_ask: () => {
         if (fail) throw appError('storage', 'database error: locked');
-        return { conclusion: 'Claims go to the manager.', key_points: [], citations: [], requires_handoff: true };
+        return { conclusion: 'Claims go to the manager.', key_points: [], citations: [], clarifying_questions: [], requires_handoff: true };
       },
     });
     typeInto(byTestId(root, 'ask-input')!, 'customer damage claim');

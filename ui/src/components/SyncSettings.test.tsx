@@ -3,7 +3,7 @@ import { act } from 'react';
 import { App } from '../App';
 import { setLocale } from '../i18n';
 import { setThemePref } from '../theme';
-import { fakeSync, installFakeBackend, makeOutboxItem, type Handler } from '../test/fakeBackend';
+import { fakeSync, installFakeBackend, makeOutboxItem, type Handlers } from '../test/fakeBackend';
 import { allByTestId, byTestId, click, render, typeInto, waitFor, type Rendered } from '../test/render';
 
 const INFO = { name: 'RV Service Desk', version: '9.9.9', data_dir: '/data/desk', schema_version: 1, sessions: 0, artifacts: 0 };
@@ -20,7 +20,7 @@ afterEach(() => {
   window.localStorage.clear();
 });
 
-function mount(handlers: Record<string, Handler>) {
+function mount(handlers: Handlers) {
   const backend = installFakeBackend({ app_info: () => INFO, session_list: () => ({ sessions: [] }), ...handlers });
   window.history.replaceState(null, '', '/');
   view = render(<App />);

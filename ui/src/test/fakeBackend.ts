@@ -1,38 +1,75 @@
 // A stand-in for `servicedesk serve` in unit tests: stubs fetch and answers
 // POST /api/{command} from handlers. A handler throws { code, message } (an
 // AppError) to answer with an error status, like the real server.
+//
+// Handlers are typed by the command table generated from the Rust types
+// (gen/commands.ts): a handler gets what the UI may send for its command and
+// must answer the command's response type, so fake data has the real shape.
 import { vi } from 'vitest';
+import type {
+  Artifact,
+  ChatTranscript,
+  Command,
+  CommandRequest,
+  CommandResponse,
+  DeliveryState,
+  ExportJob,
+  Fact,
+  IsolationView,
+  ItemInfo,
+  LastTransition,
+  PortalSettings,
+  ReplyKind,
+  ReportRevision,
+  ReportSync,
+  Session,
+  SessionContext,
+  SessionListItem,
+  SessionStage,
+  SessionState,
+  SyncStatus,
+  SystemView,
+  TopicFrame,
+  TranscriptLabor,
+  Turn,
+} from '../api';
 
-export type Handler = (payload: any) => unknown | Promise<unknown>;
+/** Answers one command: what the UI sent in, the command's response (or a promise of it) out. */
+export type Handler<C extends Command> = (payload: CommandRequest<C>) => CommandResponse<C> | Promise<CommandResponse<C>>;
+
+/** Handlers by command; a command without one answers `unknown_command`. */
+export type Handlers = { [C in Command]?: Handler<C> };
 
 export interface FakeBackend {
-  calls: { command: string; payload: any }[];
-  callsOf(command: string): any[];
+  calls: { command: string; payload: unknown }[];
+  /** The payloads the UI sent for a command, in order. */
+  callsOf<C extends Command>(command: C): CommandRequest<C>[];
 }
 
 const STATUS: Record<string, number> = { not_found: 404, has_artifacts: 409, too_large: 413, artifact_missing: 410, artifact_corrupt: 410 };
 
-export function installFakeBackend(handlers: Record<string, Handler>): FakeBackend {
-  const calls: { command: string; payload: any }[] = [];
+export function installFakeBackend(handlers: Handlers): FakeBackend {
+  const calls: { command: string; payload: unknown }[] = [];
   const fetchMock = vi.fn(async (url: string, init: RequestInit) => {
     const command = decodeURIComponent(String(url).replace(/^.*\/api\//, ''));
-    const payload = init.body ? JSON.parse(String(init.body)) : null;
+    const payload: unknown = init.body ? JSON.parse(String(init.body)) : null;
     calls.push({ command, payload });
-    const handler = handlers[command];
+    const handler = handlers[command as Command] as ((payload: unknown) => unknown) | undefined;
     if (!handler) {
       return json(400, { code: 'unknown_command', message: `unknown command "${command}"` });
     }
     try {
       return json(200, await handler(payload));
-    } catch (e: any) {
-      if (e && typeof e.code === 'string') return json(STATUS[e.code] ?? 400, { code: e.code, message: e.message });
+    } catch (e) {
+      const err = e as { code?: unknown; message?: unknown } | null;
+      if (err && typeof err.code === 'string') return json(STATUS[err.code] ?? 400, { code: err.code, message: err.message });
       throw e;
     }
   });
   vi.stubGlobal('fetch', fetchMock);
   return {
     calls,
-    callsOf: (command) => calls.filter((c) => c.command === command).map((c) => c.payload),
+    callsOf: <C extends Command>(command: C) => calls.filter((c) => c.command === command).map((c) => c.payload as CommandRequest<C>),
   };
 }
 
@@ -45,7 +82,7 @@ export function appError(code: string, message: string) {
 }
 
 let n = 0;
-export function makeSession(over: Record<string, unknown> = {}) {
+export function makeSession(over: Partial<Session> = {}): Session {
   n++;
   return {
     id: `00000000-0000-0000-0000-${String(n).padStart(12, '0')}`,
@@ -64,11 +101,11 @@ export function makeSession(over: Record<string, unknown> = {}) {
 }
 
 /** A session as session_list lists it: with its stage (its status unless given). */
-export function listed(session: ReturnType<typeof makeSession>, stage: string = session.status) {
+export function listed(session: Session, stage: SessionStage = session.status): SessionListItem {
   return { ...session, stage };
 }
 
-export function makeArtifact(sessionId: string, over: Record<string, unknown> = {}) {
+export function makeArtifact(sessionId: string, over: Partial<Artifact> = {}): Artifact {
   n++;
   return {
     id: `a${n}`,
@@ -89,22 +126,103 @@ export function makeArtifact(sessionId: string, over: Record<string, unknown> = 
   };
 }
 
+/** A stored turn (session_show), its reply the text and its kind in the trace, like the real store. */
+export function makeTurn(sessionId: string, seq: number, over: Partial<Turn> = {}): Turn {
+  return {
+    id: `t${seq}`,
+    session_id: sessionId,
+    seq,
+    created_at: '2026-11-23T10:00:00Z',
+    input: `message ${seq}`,
+    reply: `reply ${seq}`,
+    intent: null,
+    transition: null,
+    trace: {},
+    ...over,
+  };
+}
+
+/** A chat_turn answer: a first question of the dc_12v walk unless told otherwise. */
+export function makeTranscript(sessionId: string, over: Partial<ChatTranscript> = {}): ChatTranscript {
+  return {
+    turn: 1,
+    session_id: sessionId,
+    language: 'en',
+    intent: 'MAIN_DIAGNOSTIC',
+    transition: 'T1_root_entry',
+    mode: 'diagnostic',
+    submode: 'main',
+    system: 'dc_12v',
+    active_step: 'panel_fuse',
+    completed_steps: [],
+    topic_stack: [],
+    isolation: { complete: false, finding: null, invalidated: false, stated: null },
+    labor: { mode: 'none', hours: null },
+    reply: { kind: 'question', text: 'Is the fan circuit fuse in the 12 V distribution panel intact?', step_id: 'panel_fuse', citations: [] },
+    escalated: false,
+    facts: [],
+    new_facts: [],
+    superseded: [],
+    report_revision: null,
+    trace: 'T1_root_entry fired',
+    ...over,
+  };
+}
+
+/** The engine state of a new session (session_show's `state`), as Rust's `SessionState::default()`. */
+export function makeState(over: Partial<SessionState> = {}): SessionState {
+  return {
+    version: 2,
+    language: 'en',
+    mode: 'diagnostic',
+    submode: 'main',
+    active_procedure: null,
+    active_step: null,
+    completed_steps: [],
+    open_steps: [],
+    facts: [],
+    hypotheses: [],
+    contradictions: [],
+    isolation: { complete: false, finding: null, invalidated: false, stated: null },
+    topic_stack: [],
+    recent_actions: [],
+    symptom: null,
+    language_locked: false,
+    asked: {},
+    turn: 0,
+    repair_done: false,
+    report_revision: 0,
+    labor: { status: 'none', estimated_hours: null, confirmed_hours: null },
+    escalation: { escalated: false, reason: null },
+    lanes: {},
+    report_edits: {
+      en: { complaint: null, cause: null, correction: null },
+      translation: { complaint: null, cause: null, correction: null },
+    },
+    pending_confirmation: null,
+    queued_complaints: [],
+    closed_complaints: [],
+    undiagnosed_complaints: [],
+    ...over,
+  };
+}
+
 // ---- a scripted stand-in for the context engine (chat_turn, session_context, report_list, report_export) ----
 
 export interface FakeDiagnosis {
   /** The handlers to pass to installFakeBackend (session_show included). */
-  handlers: Record<string, Handler>;
-  session: ReturnType<typeof makeSession>;
+  handlers: Handlers;
+  session: Session;
   /** The next chat_turn fails with this AppError. */
   failNext(code: string, message: string): void;
   /** The next chat_turn waits until the returned function is called. */
   holdNext(): () => void;
   /** Changes the context (e.g. escalated, superseded facts). */
-  patchContext(patch: Record<string, unknown>): void;
+  patchContext(patch: Partial<SessionContext>): void;
   /** Sets a report revision's sync state, as the portal worker would. */
-  setReportSync(revision: number, state: string, reason?: string): void;
+  setReportSync(revision: number, state: DeliveryState, reason?: string): void;
   /** The edits each report_finalize carried. */
-  finalized: Record<string, unknown>[];
+  finalized: Omit<CommandRequest<'report_finalize'>, 'session_id'>[];
 }
 
 const STEPS = [
@@ -124,31 +242,24 @@ const LABOR_LINES: [string, number][] = [
  * "panel fuse blown" isolates, "confirm labor" / "make it X" / "skip labor"
  * set the labor, "write the report" writes a revision. Anything else is a fallback.
  */
-export function fakeDiagnosis(over: Record<string, unknown> = {}): FakeDiagnosis {
+export function fakeDiagnosis(over: Partial<Session> = {}): FakeDiagnosis {
   const session = makeSession({ complaint: 'Roof vent fan dead', ...over });
-  const turns: any[] = [];
-  const artifacts: any[] = [];
-  const reports: {
-    revision: number;
-    language: string;
-    format: string;
-    body: string;
-    created_at: string;
-    sync: { state: string; reason?: string };
-  }[] = [];
-  const finalized: Record<string, unknown>[] = [];
-  let system: { id: string; title: string } | null = null;
+  const turns: Turn[] = [];
+  const artifacts: Artifact[] = [];
+  const reports: (ReportRevision & { sync: ReportSync })[] = [];
+  const finalized: FakeDiagnosis['finalized'] = [];
+  let system: SystemView | null = null;
   let active: string | null = null;
   const completed: string[] = [];
-  let stack: { topic: string; submode: string; return_step: string | null }[] = [];
-  const facts: any[] = [];
-  let isolation = { complete: false, finding: null as string | null, invalidated: false, cause: null as string | null };
-  let labor = { mode: 'none', hours: null as string | null };
-  let last: { id: string; why: string } | null = null;
+  let stack: TopicFrame[] = [];
+  const facts: Fact[] = [];
+  let isolation: IsolationView = { complete: false, finding: null, invalidated: false, stated: null, cause: null };
+  let labor: TranscriptLabor = { mode: 'none', hours: null };
+  let last: LastTransition | null = null;
   let escalated = false;
   let fail: { code: string; message: string } | null = null;
   let hold: Promise<void> | null = null;
-  let extra: Record<string, unknown> = {};
+  let extra: Partial<SessionContext> = {};
 
   const laborLines = () => {
     if (labor.mode === 'none' || labor.hours == null) return [];
@@ -157,7 +268,7 @@ export function fakeDiagnosis(over: Record<string, unknown> = {}): FakeDiagnosis
     return LABOR_LINES.map(([task, h]) => ({ task, hours: ((h * total) / base).toFixed(1) }));
   };
 
-  const context = () => ({
+  const context = (): SessionContext => ({
     session_id: session.id,
     language: 'en',
     mode: isolation.complete ? 'authorization' : 'diagnostic',
@@ -172,16 +283,18 @@ export function fakeDiagnosis(over: Record<string, unknown> = {}): FakeDiagnosis
     topic_stack: stack,
     last_transition: last,
     escalated,
+    escalation_reason: null,
     report_ready: isolation.complete,
     quick_answers: active && stack.length === 0 ? [{ label: 'Yes', text: 'yes' }, { label: 'No', text: 'no' }] : [],
+    other_complaints: [],
     reports: reports.map((r) => ({ revision: r.revision, created_at: r.created_at, sync: r.sync })),
     ...extra,
   });
 
-  function engine(text: string): { kind: string; text: string; step_id: string | null; transition: string } {
+  function engine(text: string): { kind: ReplyKind; text: string; step_id: string | null; intent: string; transition: string } {
     const t = text.toLowerCase();
     if (/write the report/.test(t)) {
-      if (!isolation.complete) return { kind: 'refusal', text: 'The cause is not isolated yet.', step_id: null, transition: 'D7_report' };
+      if (!isolation.complete) return { kind: 'refusal', text: 'The cause is not isolated yet.', step_id: null, intent: 'REPORT_REQUEST', transition: 'D7_report' };
       const body = `Complaint:\n${session.complaint}\n\nCause:\n${isolation.cause}\n\nEstimated labor:\n${laborLines()
         .map((l) => `- ${l.task}: ${l.hours} hr`)
         .join('\n')}\nTotal labor: ${labor.hours} hr\n`;
@@ -191,50 +304,50 @@ export function fakeDiagnosis(over: Record<string, unknown> = {}): FakeDiagnosis
         format: 'markdown',
         body,
         created_at: '2026-11-23T10:00:00Z',
-        sync: { state: 'not_queued' },
+        sync: { state: 'not_queued', reason: null },
       });
-      return { kind: 'report', text: body, step_id: null, transition: 'D7_report' };
+      return { kind: 'report', text: body, step_id: null, intent: 'REPORT_REQUEST', transition: 'D7_report' };
     }
     if (t.startsWith('where is') && system) {
       stack = [{ topic: 'fan_fuse:Locate', submode: 'locate', return_step: active }];
-      return { kind: 'answer', text: 'Where: at the fan itself.\nBack to the step: ' + STEPS[0].question, step_id: active, transition: 'D2_subflow' };
+      return { kind: 'answer', text: 'Where: at the fan itself.\nBack to the step: ' + STEPS[0].question, step_id: active, intent: 'LOCATE', transition: 'D2_subflow' };
     }
     if (/back to the step/.test(t) && stack.length) {
       stack = [];
-      return { kind: 'question', text: STEPS[0].question, step_id: active, transition: 'D2_subflow' };
+      return { kind: 'question', text: STEPS[0].question, step_id: active, intent: 'MAIN_DIAGNOSTIC', transition: 'D2_subflow' };
     }
     if (/panel fuse (blown|bad)/.test(t) && system) {
       completed.push('panel_fuse');
       active = null;
-      facts.push({ id: `f${facts.length + 1}`, name: 'panel_fuse_open', subject: 'panel_fuse', text, value: null, unit: null, source: 'technician', superseded_by: null });
-      isolation = { complete: true, finding: 'panel_fuse_open', invalidated: false, cause: 'Fan fuse at the 12 V panel open.' };
+      facts.push({ id: `f${facts.length + 1}`, kind: 'observation', source: 'technician', subject: 'panel_fuse', text, turn_seq: turns.length + 1, name: 'panel_fuse_open', outcome: 'no' });
+      isolation = { complete: true, finding: 'panel_fuse_open', invalidated: false, stated: null, cause: 'Fan fuse at the 12 V panel open.' };
       labor = { mode: 'draft', hours: '1.0' };
-      return { kind: 'labor_draft', text: 'Isolation complete. Labor draft: 1.0 h.', step_id: null, transition: 'D4_terminal' };
+      return { kind: 'labor_draft', text: 'Isolation complete. Labor draft: 1.0 h.', step_id: null, intent: 'MAIN_DIAGNOSTIC', transition: 'D4_terminal' };
     }
     const adjust = /make it (\d+(?:\.\d+)?)/.exec(t);
     if (adjust && labor.mode !== 'none') {
       labor = { mode: 'confirmed', hours: adjust[1] };
-      return { kind: 'answer', text: `Labor confirmed: ${adjust[1]} h.`, step_id: null, transition: 'D6_labor_update' };
+      return { kind: 'answer', text: `Labor confirmed: ${adjust[1]} h.`, step_id: null, intent: 'LABOR_REQUEST', transition: 'D6_labor_update' };
     }
     if (/confirm labor/.test(t) && labor.mode !== 'none') {
       labor = { ...labor, mode: 'confirmed' };
-      return { kind: 'answer', text: `Labor confirmed: ${labor.hours} h.`, step_id: null, transition: 'D6_labor_update' };
+      return { kind: 'answer', text: `Labor confirmed: ${labor.hours} h.`, step_id: null, intent: 'LABOR_REQUEST', transition: 'D6_labor_update' };
     }
     if (/skip labor/.test(t) && labor.mode !== 'none') {
       labor = { ...labor, mode: 'skipped' };
-      return { kind: 'answer', text: 'Labor skipped.', step_id: null, transition: 'D6_labor_update' };
+      return { kind: 'answer', text: 'Labor skipped.', step_id: null, intent: 'LABOR_REQUEST', transition: 'D6_labor_update' };
     }
     if (/fan/.test(t) && !system) {
       system = { id: 'dc_12v', title: '12 V DC circuits (roof vent fans, lights)' };
       active = 'panel_fuse';
-      return { kind: 'question', text: STEPS[0].question, step_id: active, transition: 'T1_root_entry' };
+      return { kind: 'question', text: STEPS[0].question, step_id: active, intent: 'MAIN_DIAGNOSTIC', transition: 'T1_root_entry' };
     }
-    return { kind: 'fallback', text: "I couldn't read a result from that.", step_id: active, transition: 'D8_fallback' };
+    return { kind: 'fallback', text: "I couldn't read a result from that.", step_id: active, intent: 'UNCLEAR', transition: 'D8_fallback' };
   }
 
-  const handlers: Record<string, Handler> = {
-    session_show: () => ({ session: { ...session, turn_count: turns.length }, turns, artifacts, state: {} }),
-    chat_turn: async (p: { session_id: string; text: string; attachments: { file_name: string; content_base64: string }[] }) => {
+  const handlers: Handlers = {
+    session_show: () => ({ session: { ...session, turn_count: turns.length }, turns, artifacts, state: makeState() }),
+    chat_turn: async (p) => {
       if (hold) await hold;
       if (fail) {
         const f = fail;
@@ -248,62 +361,65 @@ export function fakeDiagnosis(over: Record<string, unknown> = {}): FakeDiagnosis
       for (const a of p.attachments ?? []) artifacts.push(makeArtifact(session.id, { file_name: a.file_name, turn_id: turnId }));
       last = { id: reply.transition, why: `${reply.transition} fired` };
       // Like the real server: the stored reply is the text, its kind is in the trace.
-      turns.push({
-        id: turnId,
-        session_id: session.id,
-        seq,
-        created_at: '2026-11-23T10:00:00Z',
-        input: p.text,
-        reply: reply.text,
-        intent: null,
-        transition: reply.transition,
-        trace: { fired: reply.transition, reply_kind: reply.kind, why: [] },
-      });
-      return {
+      turns.push(
+        makeTurn(session.id, seq, {
+          id: turnId,
+          input: p.text,
+          reply: reply.text,
+          intent: reply.intent,
+          transition: reply.transition,
+          trace: { fired: reply.transition, reply_kind: reply.kind, why: [] },
+        }),
+      );
+      const ctx = context();
+      return makeTranscript(session.id, {
         turn: seq,
-        session_id: session.id,
-        language: 'en',
-        intent: null,
+        intent: reply.intent,
         transition: reply.transition,
-        mode: context().mode,
-        submode: context().submode,
+        mode: ctx.mode,
+        submode: ctx.submode,
         system: system?.id ?? null,
         active_step: active,
         completed_steps: completed,
         topic_stack: stack,
-        isolation: { complete: isolation.complete, finding: isolation.finding, invalidated: isolation.invalidated },
+        isolation: { complete: isolation.complete, finding: isolation.finding, invalidated: isolation.invalidated, stated: null },
         labor,
         reply: { kind: reply.kind, text: reply.text, step_id: reply.step_id, citations: [] },
         escalated,
-        facts: facts.map((f) => f.name),
-        new_facts: [],
-        superseded: [],
+        facts: facts.flatMap((f) => (f.name ? [f.name] : [])),
         report_revision: reply.kind === 'report' ? reports.length : null,
         trace: `${reply.transition} fired`,
-      };
+      });
     },
-    session_context: (p: { session_id: string }) => {
+    session_context: (p) => {
       if (p.session_id !== session.id) throw appError('not_found', `session ${p.session_id} not found`);
       return context();
     },
     report_list: () => ({ reports: reports.map(({ sync: _sync, ...r }) => r) }),
     // The contract of report_export with formats: PDF is base64, the others utf8.
-    report_export: (p: { session_id: string; revision?: number; format?: string }) => {
+    report_export: (p) => {
       const r = p.revision == null ? reports[reports.length - 1] : reports.find((x) => x.revision === p.revision);
       if (!r) throw appError('not_found', `session ${p.session_id} has no final report yet`);
       const format = p.format ?? 'markdown';
       const base = `report-${session.id.slice(0, 8)}-r${r.revision}`;
       if (format === 'pdf') {
-        return { revision: r.revision, file_name: `${base}.pdf`, format, encoding: 'base64', content: btoa('%PDF-1.7\n% fake\n%%EOF\n') };
+        return { revision: r.revision, file_name: `${base}.pdf`, format, mime: 'application/pdf', encoding: 'base64', content: btoa('%PDF-1.7\n% fake\n%%EOF\n') };
       }
       if (format === 'json') {
-        return { revision: r.revision, file_name: `${base}.json`, format, encoding: 'utf8', content: JSON.stringify({ revision: r.revision, body: r.body }) };
+        return {
+          revision: r.revision,
+          file_name: `${base}.json`,
+          format,
+          mime: 'application/json',
+          encoding: 'utf8',
+          content: JSON.stringify({ revision: r.revision, body: r.body }),
+        };
       }
       if (format !== 'markdown') throw appError('invalid_input', `format: unknown format "${format}"`);
-      return { revision: r.revision, file_name: `${base}.md`, format: 'markdown', encoding: 'utf8', content: `# Service report\n\n${r.body}` };
+      return { revision: r.revision, file_name: `${base}.md`, format: 'markdown', mime: 'text/markdown', encoding: 'utf8', content: `# Service report\n\n${r.body}` };
     },
     // report_finalize: a new revision from the current report with the edits, queued for the portal.
-    report_finalize: (p: { session_id: string; complaint?: string; cause?: string; correction?: string }) => {
+    report_finalize: (p) => {
       if (p.session_id !== session.id) throw appError('not_found', `session ${p.session_id} not found`);
       const cur = reports[reports.length - 1];
       if (!cur) throw appError('not_found', `session ${p.session_id} has no report to finalize`);
@@ -321,7 +437,7 @@ export function fakeDiagnosis(over: Record<string, unknown> = {}): FakeDiagnosis
         body = re.test(body) ? body.replace(re, (_m, h, _b, tail) => `${h}${v}${tail}`) : `${body}\n${title}:\n${v}\n`;
       }
       const revision = reports.length + 1;
-      reports.push({ revision, language: 'en', format: 'markdown', body, created_at: '2026-11-23T11:00:00Z', sync: { state: 'pending' } });
+      reports.push({ revision, language: 'en', format: 'markdown', body, created_at: '2026-11-23T11:00:00Z', sync: { state: 'pending', reason: null } });
       return { revision, file_name: `report-${session.id.slice(0, 8)}-r${revision}.md`, created_at: '2026-11-23T11:00:00Z', queued: true };
     },
   };
@@ -343,12 +459,12 @@ export function fakeDiagnosis(over: Record<string, unknown> = {}): FakeDiagnosis
       return release;
     },
     patchContext: (patch) => {
-      if ('escalated' in patch) escalated = !!patch.escalated;
+      if (patch.escalated !== undefined) escalated = patch.escalated;
       extra = { ...extra, ...patch };
     },
     setReportSync: (revision, state, reason) => {
       const r = reports.find((x) => x.revision === revision);
-      if (r) r.sync = reason ? { state, reason } : { state };
+      if (r) r.sync = { state, reason: reason ?? null };
     },
     finalized,
   };
@@ -356,7 +472,7 @@ export function fakeDiagnosis(over: Record<string, unknown> = {}): FakeDiagnosis
 
 // ---- portal sync (sync_status, sync_retry, portal_settings) ----
 
-export function makeOutboxItem(over: Record<string, unknown> = {}) {
+export function makeOutboxItem(over: Partial<ItemInfo> = {}): ItemInfo {
   n++;
   return {
     id: `0190a0b0-0000-7000-8000-${String(n).padStart(12, '0')}`,
@@ -374,18 +490,18 @@ export function makeOutboxItem(over: Record<string, unknown> = {}) {
 }
 
 export interface FakeSync {
-  handlers: Record<string, Handler>;
-  status: Record<string, any>;
+  handlers: Handlers;
+  status: SyncStatus;
   /** Stored token (the fake keyring); never returned by portal_settings. */
   token: () => string | null;
-  set(patch: Record<string, unknown>): void;
+  set(patch: Partial<SyncStatus>): void;
 }
 
 /** sync_status / sync_retry / portal_settings like the real core (the token is write-only). */
-export function fakeSync(over: Record<string, unknown> = {}): FakeSync {
+export function fakeSync(over: Partial<SyncStatus> = {}): FakeSync {
   let url: string | null = null;
   let token: string | null = null;
-  const status: Record<string, any> = {
+  const status: SyncStatus = {
     state: 'not_configured',
     online: null,
     paused: null,
@@ -394,6 +510,7 @@ export function fakeSync(over: Record<string, unknown> = {}): FakeSync {
     pending: 0,
     syncing: 0,
     waiting: 0,
+    blocked: 0,
     failed: 0,
     conflicts: 0,
     done: 0,
@@ -402,21 +519,22 @@ export function fakeSync(over: Record<string, unknown> = {}): FakeSync {
     ...over,
   };
   const recount = () => {
-    status.failed = status.problems.filter((p: any) => p.status === 'failed').length;
-    status.conflicts = status.problems.filter((p: any) => p.status === 'conflict').length;
+    status.failed = status.problems.filter((p) => p.status === 'failed').length;
+    status.conflicts = status.problems.filter((p) => p.status === 'conflict').length;
   };
-  const settings = () => ({
+  const settings = (): PortalSettings => ({
     url,
     url_from_env: false,
     token_set: token != null,
     token_origin: token != null ? 'keyring' : null,
     token_last4: token != null && token.length >= 12 ? token.slice(-4) : token != null ? '' : null,
+    token_store: 'secret-service',
     keyring_error: null,
   });
-  const handlers: Record<string, Handler> = {
-    sync_status: () => ({ ...status, problems: status.problems.map((p: any) => ({ ...p })) }),
-    sync_retry: (p: { item: string }) => {
-      const item = status.problems.find((x: any) => x.id === p.item);
+  const handlers: Handlers = {
+    sync_status: () => ({ ...status, problems: status.problems.map((p) => ({ ...p })) }),
+    sync_retry: (p) => {
+      const item = status.problems.find((x) => x.id === p.item);
       if (!item) throw appError('not_found', `outbox item ${p.item} not found`);
       if (item.status !== 'failed' && item.status !== 'conflict') throw appError('invalid_input', `item ${p.item} is ${item.status}`);
       item.status = 'pending';
@@ -425,7 +543,7 @@ export function fakeSync(over: Record<string, unknown> = {}): FakeSync {
       recount();
       return { ...item };
     },
-    portal_settings: (p: { url?: string; token?: string; clear_token?: boolean }) => {
+    portal_settings: (p) => {
       if (p.url != null) {
         if (!/^https:\/\/|^http:\/\/(127\.0\.0\.1|localhost)/.test(p.url)) {
           throw appError('invalid_input', `url: must be https (or http on loopback): ${p.url}`);
@@ -457,28 +575,27 @@ export function fakeSync(over: Record<string, unknown> = {}): FakeSync {
 // ---- manager export (reports_export_start / _status) ----
 
 export interface FakeExport {
-  handlers: Record<string, Handler>;
+  handlers: Handlers;
   /** Moves the running job on by `n` reports (finishing it at the total). */
   advance(n: number): void;
   fail(error: string): void;
 }
 
-export function fakeExport(total = 4, over: Record<string, unknown> = {}): FakeExport {
-  let job: { id: string; state: string; done: number; total: number; error?: string } | null = null;
+export function fakeExport(total = 4, over: Partial<ExportJob> = {}): FakeExport {
+  let job: ExportJob | null = null;
   let jobs = 0;
-  const handlers: Record<string, Handler> = {
-    reports_export_start: (p: { from: string; to: string; technician?: string }) => {
+  const handlers: Handlers = {
+    reports_export_start: (p) => {
       if (p.from > p.to) throw appError('invalid_input', 'to: before from');
-      job = { id: `job-${++jobs}`, state: 'running', done: 0, total };
-      return { job_id: job.id };
+      job = { job_id: `job-${++jobs}`, state: 'running', done: 0, total, file_name: null, path: null, download_url: null, error: null };
+      return { ...job };
     },
-    reports_export_status: (p: { job_id: string }) => {
-      if (!job || job.id !== p.job_id) throw appError('not_found', `export job ${p.job_id} not found`);
+    reports_export_status: (p) => {
+      if (!job || job.job_id !== p.job_id) throw appError('not_found', `export job ${p.job_id} not found`);
       if (job.state === 'done') {
-        return { state: 'done', done: job.total, total: job.total, file_name: 'reports-2026-11-01-2026-11-30.zip', download_url: `/exports/${job.id}.zip`, path: null, ...over };
+        return { ...job, done: job.total, file_name: 'reports-2026-11-01-2026-11-30.zip', download_url: `/exports/${job.job_id}.zip`, path: null, ...over };
       }
-      if (job.state === 'failed') return { state: 'failed', done: job.done, total: job.total, error: job.error };
-      return { state: 'running', done: job.done, total: job.total };
+      return { ...job };
     },
   };
   return {
