@@ -16,7 +16,10 @@ fn main() {
 }
 
 fn embed(folder: &str, ext: &str, name: &str, what: &str) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
+    // Read when the script runs, not when it was compiled: a build script
+    // compiled for one checkout can be reused by another sharing the target.
+    let root = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let dir = Path::new(&root).join(folder);
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .expect("the folder exists")
