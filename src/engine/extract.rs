@@ -1080,6 +1080,30 @@ pub fn states_repair(text: &str) -> bool {
     lexicon::REPAIR_VERB.is_match(text) && lexicon::WORKS_NOW.is_match(text)
 }
 
+/// Some clause of the message says a fix was made ("replaced the high
+/// limit", "spliced + heatshrink"), not denied.
+pub fn states_a_fix_in(text: &str) -> bool {
+    clauses(text).iter().any(|c| states_a_fix(c, None, None))
+}
+
+pattern!(
+    /// "122 now", "ya carga 12 A", "теперь совпадает": said with a report
+    /// request, the state after the work, which answers no diagnostic step.
+    AFTER_THE_WORK,
+    r"\b(now|again|ahora|ya|теперь|уже)\b"
+);
+
+/// The message without its clauses that ask for the report ("…, write it
+/// up") or tell how the unit is after the work ("absorb now 14.4"): what
+/// was found, said with the request.
+pub fn without_report_request(text: &str) -> String {
+    clauses(text)
+        .into_iter()
+        .filter(|c| !lexicon::REPORT.is_match(c) && !AFTER_THE_WORK.is_match(c))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// A stated cause split into what was found and what was done: clauses
 /// with a repair verb or "works now" are the correction, the rest the
 /// cause ("ground strap corroded at the frame" / "cleaned it, works now").
@@ -1101,6 +1125,12 @@ pub fn repair_done(proc: &Procedure, text: &str) -> Option<usize> {
     if !states_repair(text) {
         return None;
     }
+    named_repair(proc, text)
+}
+
+/// The finding a repair statement names: the one whose repair words match,
+/// or else the one finding of the part it names.
+pub fn named_repair(proc: &Procedure, text: &str) -> Option<usize> {
     proc.findings
         .iter()
         .enumerate()

@@ -292,11 +292,25 @@ impl<'a> Turn<'a> {
                 },
             );
         };
-        // "Fixed, write it up" carries the repair in the same message.
+        // "Replaced the high limit, full cycle ok. Write it up" carries the
+        // repair in the same message: asking for the report says the work is
+        // done. Readings said with the request ("draw was 0.02 A, shunt
+        // wiring's correct, generate the report") are read first, as any note.
         if !self.st.report_ready() {
             let text = self.text.clone();
-            if extract::states_repair(&text) {
-                let _ = self.stated_repair(p, extract::repair_done(p, &text));
+            let rest = extract::without_report_request(&text);
+            if extract::states_repair(&text) || extract::states_a_fix_in(&rest) {
+                let _ = self.stated_repair(p, extract::named_repair(p, &text));
+            } else if self
+                .step_answers(p, self.active_index(p), &rest)
+                .iter()
+                // "Ya terminé, hazme el reporte": a bare word beside the
+                // request winds the job up; only a named check is a finding.
+                .any(|a| a.basis != extract::Basis::Asked)
+            {
+                self.text = rest;
+                let _ = self.diagnostic(p, "MAIN_DIAGNOSTIC");
+                self.text = text;
             }
         }
         // Asked for the report on a line nothing has been found in yet, after
