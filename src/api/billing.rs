@@ -23,14 +23,18 @@ pub const MAX_IMPORT_BYTES: usize = 16 * 1024 * 1024;
 pub struct SimulateRequest {
     /// A payload to simulate directly (no store).
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub payload: Option<Value>,
     /// Or a stored rule by code...
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub rule_code: Option<String>,
     /// ...or the active rule covering this city and lot.
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub city_code: Option<String>,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub lot_code: Option<String>,
     #[serde(alias = "entry_time")]
     pub entry: String,
@@ -38,6 +42,7 @@ pub struct SimulateRequest {
     pub exit: String,
     /// For `payload` only (a stored rule has its own zone); default UTC.
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub time_zone: Option<String>,
 }
 
@@ -62,6 +67,7 @@ pub struct ImportRequest {
     pub content: String,
     /// The file's name, for the change log and error messages.
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub name: Option<String>,
 }
 
@@ -70,8 +76,10 @@ pub struct ImportRequest {
 #[serde(deny_unknown_fields)]
 pub struct OrdersRequest {
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub plate_no: Option<String>,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub city_code: Option<String>,
 }
 
@@ -86,6 +94,7 @@ pub struct OrderList {
 pub struct ArrearsRequest {
     pub plate_no: String,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub city_code: Option<String>,
 }
 

@@ -44,8 +44,10 @@ pub struct AskRequest {
     pub question: String,
     /// The asker's language; detected from the question when absent.
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub language: Option<String>,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub filters: Option<SearchQuery>,
 }
 

@@ -116,6 +116,7 @@ pub struct SessionExport {
 pub struct SessionDeleteRequest {
     pub session_id: String,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub purge: bool,
 }
 
@@ -162,6 +163,7 @@ pub struct ArtifactVerifyRequest {
 pub struct ArtifactContentRequest {
     pub artifact_id: String,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub thumbnail: bool,
 }
 
@@ -341,6 +343,7 @@ pub struct ChatTurnRequest {
     pub session_id: String,
     pub text: String,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub attachments: Vec<Attachment>,
 }
 

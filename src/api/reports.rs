@@ -21,9 +21,11 @@ pub struct ReportExportRequest {
     pub session_id: String,
     /// The revision to export; the newest when absent.
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub revision: Option<u32>,
     /// markdown (default) | json | pdf
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub format: Option<String>,
 }
 
@@ -131,6 +133,7 @@ pub struct ReportFinalizeRequest {
     pub correction: Option<String>,
     /// The translated paragraphs, when the session is not in English.
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub translation: TranslationEdits,
 }
 
@@ -177,12 +180,15 @@ pub struct ReportsExportRequest {
     /// Last day, YYYY-MM-DD (included).
     pub to: String,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub technician: Option<String>,
     /// Where to write; `<data dir>/exports` when absent.
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub out_dir: Option<String>,
     /// A ZIP (default) or a folder of CSV + PDFs.
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub zip: Option<bool>,
 }
 

@@ -51,6 +51,7 @@ pub struct PortalSettingsRequest {
     pub token: Option<String>,
     /// Remove the token from the keyring.
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub clear_token: bool,
 }
 

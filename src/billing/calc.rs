@@ -65,7 +65,7 @@ pub struct Piece {
     pub lines: Vec<PriceLine>,
     /// The sum of the lines, before the cap.
     pub uncapped_amount: Money,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cap: Option<Money>,
     /// The cap lowered the amount (an amount exactly at the cap is not capped).
     pub cap_applied: bool,

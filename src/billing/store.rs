@@ -135,7 +135,7 @@ pub struct ImportReport {
     pub unchanged: Vec<ImportedItem>,
     pub skipped: Vec<SkippedRecord>,
     /// Rule imports only: the generated explanations put into the knowledge store.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub explanations: Option<ExplainSummary>,
 }
 
@@ -143,7 +143,7 @@ pub struct ImportReport {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct ImportedItem {
     pub key: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version_no: Option<i64>,
     /// The line of the record in the file.
     pub line: usize,
@@ -155,9 +155,9 @@ pub struct SkippedRecord {
     pub line: usize,
     /// 1-based position of the record in the file (array element or JSONL record).
     pub record: usize,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
     pub message: String,
 }

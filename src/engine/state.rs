@@ -105,7 +105,7 @@ pub struct Isolation {
     /// The cause and correction in the technician's own words, when the
     /// finding is one they stated that the catalog does not have
     /// (`finding` is then `Finding::STATED`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stated: Option<StatedCause>,
 }
 
@@ -232,24 +232,24 @@ pub struct SessionState {
     /// lanes own; kept as JSON so this aggregate does not depend on them.
     pub lanes: serde_json::Map<String, Value>,
     /// The technician's own wording for the report's 3C paragraphs.
-    #[serde(skip_serializing_if = "super::report::ReportEdits::is_empty")]
+    #[serde(default, skip_serializing_if = "super::report::ReportEdits::is_empty")]
     pub report_edits: super::report::ReportEdits,
     /// An answer the engine asked the technician to confirm ("So the panel
     /// fuse is OK?"): recorded only on a yes.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending_confirmation: Option<PendingConfirmation>,
     /// Further complaints of this visit ("also the water heater won't
     /// light"), as `system:symptom`, each diagnosed after the current one.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub queued_complaints: Vec<String>,
     /// Complaints of this visit already diagnosed, in order; the current
     /// one is the last block of the report.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub closed_complaints: Vec<ClosedComplaint>,
     /// Complaint lines of this visit written up as not diagnosed (the
     /// technician asked for the report before any of them was started), as
     /// `system:symptom`, in order.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub undiagnosed_complaints: Vec<String>,
 }
 

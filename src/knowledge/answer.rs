@@ -32,9 +32,9 @@ pub struct Answer {
     pub citations: Vec<Citation>,
     /// The best document asks these before it can be applied (in the asker's
     /// language when the document has them translated).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub clarifying_questions: Vec<String>,
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub requires_handoff: bool,
 }
 

@@ -23,6 +23,7 @@ pub type Result<T> = std::result::Result<T, sqlx::Error>;
 #[serde(default, deny_unknown_fields)]
 #[ts(optional_fields = nullable)]
 pub struct SearchQuery {
+    #[ts(optional = nullable)]
     pub query: String,
     pub doc_type: Option<String>,
     pub source_type: Option<String>,
@@ -30,10 +31,13 @@ pub struct SearchQuery {
     pub lot_code: Option<String>,
     /// RFC 3339 or YYYY-MM-DD; `None` is now.
     pub at_time: Option<String>,
+    #[ts(optional = nullable)]
     pub source_ids: Vec<String>,
     pub language: Option<String>,
+    #[ts(optional = nullable)]
     pub include_inactive: bool,
     /// 0 means the default (5).
+    #[ts(optional = nullable)]
     pub top_k: usize,
     /// The asker's language, for stemming; not a filter.
     #[serde(skip)]

@@ -34,7 +34,7 @@ pub struct Finalized {
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct ReportSync {
     pub state: DeliveryState,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
 }
 

@@ -9,7 +9,7 @@
 
 import { invoke } from '@tauri-apps/api/core';
 import type { Command, Commands } from './gen/commands';
-import type { AskRequest, SearchQuery } from './gen/models';
+import type { SearchQuery } from './gen/models';
 import { t } from './i18n';
 
 /** Codes the transport itself produces (the backend's are listed in docs/api.md). */
@@ -124,38 +124,11 @@ function backendHeaders(): Record<string, string> {
 
 // ---- the command contract (generated from the Rust types: gen/commands.ts, gen/models.ts) ----
 
-/** `T` with the fields `K` optional. */
-type Loosen<T, K extends PropertyKey> = Omit<T, K> & Partial<Pick<T, Extract<K, keyof T>>>;
+/** knowledge_ask's `filters`: a search's filters; the backend searches for the question itself. */
+export type SearchFilters = Omit<SearchQuery, 'query'>;
 
-/** Checks that every field named is one of that command's request fields. */
-type DefaultedFields<T extends { [C in Command]?: keyof Commands[C]['request'] }> = T;
-
-/**
- * Request fields the backend fills in itself (`#[serde(default)]` on a field
- * that is not an `Option`) but that the generated bindings mark as required:
- * ts-rs makes only `Option` fields optional. The UI leaves them out, as the
- * backend allows. To go once the Rust types mark them
- * `#[ts(optional = nullable)]` (an entry for a field that is already optional
- * changes nothing).
- */
-type ServerDefaults = DefaultedFields<{
-  session_delete: 'purge';
-  artifact_content: 'thumbnail';
-  chat_turn: 'attachments';
-  report_finalize: 'translation';
-  knowledge_search: 'source_ids' | 'include_inactive' | 'top_k';
-  portal_settings: 'clear_token';
-}>;
-
-/** knowledge_ask's `filters`: a search's filters; the backend searches for the question itself, so no `query`. */
-export type SearchFilters = Omit<Loosen<SearchQuery, ServerDefaults['knowledge_search']>, 'query'>;
-
-/** What `call` accepts for a command: the generated request, with the fields the backend defaults optional. */
-export type CommandRequest<C extends Command> = C extends 'knowledge_ask'
-  ? Omit<AskRequest, 'filters'> & { filters?: SearchFilters | null }
-  : C extends keyof ServerDefaults
-    ? Loosen<Commands[C]['request'], ServerDefaults[C]>
-    : Commands[C]['request'];
+/** What `call` accepts for a command: the request type the Rust command table declares. */
+export type CommandRequest<C extends Command> = Commands[C]['request'];
 
 export type CommandResponse<C extends Command> = Commands[C]['response'];
 

@@ -45,7 +45,7 @@ export function KnowledgeSearch() {
     try {
       const r = await api.knowledgeSearch(payload);
       if (mine !== seq.current) return;
-      setResults({ query: payload.query, hits: r.results });
+      setResults({ query: payload.query ?? '', hits: r.results });
     } catch (e) {
       if (mine !== seq.current) return;
       setError(toApiError(e));

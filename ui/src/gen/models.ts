@@ -15,7 +15,7 @@ export type Answer = { conclusion: string, key_points: Array<KeyPoint>, citation
  * The best document asks these before it can be applied (in the asker's
  * language when the document has them translated).
  */
-clarifying_questions: Array<string>, requires_handoff: boolean, };
+clarifying_questions?: Array<string>, requires_handoff?: boolean, };
 
 export type AppInfo = { name: string, version: string, data_dir: string, schema_version: number, sessions: number, artifacts: number, };
 
@@ -46,7 +46,7 @@ export type ArtifactAddRequest = { session_id: string, path: string, caption?: s
 
 export type ArtifactContent = { mime: string, content_base64: string, };
 
-export type ArtifactContentRequest = { artifact_id: string, thumbnail: boolean, };
+export type ArtifactContentRequest = { artifact_id: string, thumbnail?: boolean, };
 
 export type ArtifactList = { artifacts: Array<Artifact>, };
 
@@ -115,7 +115,7 @@ report_revision: number | null,
  */
 trace: string, };
 
-export type ChatTurnRequest = { session_id: string, text: string, attachments: Array<Attachment>, };
+export type ChatTurnRequest = { session_id: string, text: string, attachments?: Array<Attachment>, };
 
 export type Citation = { source_id: string, version: number, chunk_id: string, title: string, snippet: string, };
 
@@ -228,7 +228,7 @@ export type ImportReport = { origin: string, imported: Array<ImportedItem>, unch
 /**
  * Rule imports only: the generated explanations put into the knowledge store.
  */
-explanations: ExplainSummary | null, };
+explanations?: ExplainSummary | null, };
 
 export type ImportRequest = { 
 /**
@@ -243,7 +243,7 @@ name?: string | null, };
 /**
  * A rule version (`key` = rule_code, `version_no`) or an order (`key` = order_no).
  */
-export type ImportedItem = { key: string, version_no: number | null, 
+export type ImportedItem = { key: string, version_no?: number | null, 
 /**
  * The line of the record in the file.
  */
@@ -270,7 +270,7 @@ export type Isolation = { complete: boolean, finding: string | null, invalidated
  * finding is one they stated that the catalog does not have
  * (`finding` is then `Finding::STATED`).
  */
-stated: StatedCause | null, };
+stated?: StatedCause | null, };
 
 export type IsolationView = { 
 /**
@@ -282,7 +282,7 @@ cause: string | null, complete: boolean, finding: string | null, invalidated: bo
  * finding is one they stated that the catalog does not have
  * (`finding` is then `Finding::STATED`).
  */
-stated: StatedCause | null, };
+stated?: StatedCause | null, };
 
 /**
  * A pending, failed or conflicting item, for status displays.
@@ -394,7 +394,7 @@ lines: Array<PriceLine>,
 /**
  * The sum of the lines, before the cap.
  */
-uncapped_amount: Money, cap: Money | null, 
+uncapped_amount: Money, cap?: Money | null, 
 /**
  * The cap lowered the amount (an amount exactly at the cap is not capped).
  */
@@ -436,7 +436,7 @@ token?: string | null,
 /**
  * Remove the token from the keyring.
  */
-clear_token: boolean, };
+clear_token?: boolean, };
 
 /**
  * `units × unit_price = amount`; the units start at offset `from_minute`
@@ -484,7 +484,7 @@ complaint?: string | null, cause?: string | null, correction?: string | null,
 /**
  * The translated paragraphs, when the session is not in English.
  */
-translation: TranslationEdits, };
+translation?: TranslationEdits, };
 
 export type ReportFinalized = { revision: number, created_at: string, queued: boolean, file_name: string, };
 
@@ -501,7 +501,7 @@ export type ReportRevision = { revision: number, language: string, format: strin
 /**
  * A revision's delivery to the portal, as the outbox knows it.
  */
-export type ReportSync = { state: DeliveryState, reason: string | null, };
+export type ReportSync = { state: DeliveryState, reason?: string | null, };
 
 export type ReportsExportRequest = { 
 /**
@@ -575,19 +575,19 @@ score: number, snippet: string, };
 /**
  * Filters of a search; `None` means no constraint.
  */
-export type SearchQuery = { query: string, doc_type?: string | null, source_type?: string | null, city_code?: string | null, lot_code?: string | null, 
+export type SearchQuery = { query?: string, doc_type?: string | null, source_type?: string | null, city_code?: string | null, lot_code?: string | null, 
 /**
  * RFC 3339 or YYYY-MM-DD; `None` is now.
  */
-at_time?: string | null, source_ids: Array<string>, language?: string | null, include_inactive: boolean, 
+at_time?: string | null, source_ids?: Array<string>, language?: string | null, include_inactive?: boolean, 
 /**
  * 0 means the default (5).
  */
-top_k: number, };
+top_k?: number, };
 
 export type SearchResults = { results: Array<SearchHit>, };
 
-export type SectionEdits = { complaint: string | null, cause: string | null, correction: string | null, };
+export type SectionEdits = { complaint?: string | null, cause?: string | null, correction?: string | null, };
 
 export type Segment = { name: string, 
 /**
@@ -621,7 +621,7 @@ escalation_reason: string | null, report_ready: boolean, quick_answers: Array<Qu
  */
 other_complaints: Array<ComplaintLineView>, };
 
-export type SessionDeleteRequest = { session_id: string, purge: boolean, };
+export type SessionDeleteRequest = { session_id: string, purge?: boolean, };
 
 export type SessionDeleted = { deleted: boolean, purged_artifacts: number, };
 
@@ -689,28 +689,28 @@ lanes: { [key in string]: JsonValue },
 /**
  * The technician's own wording for the report's 3C paragraphs.
  */
-report_edits: ReportEdits, 
+report_edits?: ReportEdits, 
 /**
  * An answer the engine asked the technician to confirm ("So the panel
  * fuse is OK?"): recorded only on a yes.
  */
-pending_confirmation: PendingConfirmation | null, 
+pending_confirmation?: PendingConfirmation | null, 
 /**
  * Further complaints of this visit ("also the water heater won't
  * light"), as `system:symptom`, each diagnosed after the current one.
  */
-queued_complaints: Array<string>, 
+queued_complaints?: Array<string>, 
 /**
  * Complaints of this visit already diagnosed, in order; the current
  * one is the last block of the report.
  */
-closed_complaints: Array<ClosedComplaint>, 
+closed_complaints?: Array<ClosedComplaint>, 
 /**
  * Complaint lines of this visit written up as not diagnosed (the
  * technician asked for the report before any of them was started), as
  * `system:symptom`, in order.
  */
-undiagnosed_complaints: Array<string>, };
+undiagnosed_complaints?: Array<string>, };
 
 export type SessionStatus = "open" | "escalated" | "finalized";
 
@@ -744,7 +744,7 @@ export type SkippedRecord = { line: number,
 /**
  * 1-based position of the record in the file (array element or JSONL record).
  */
-record: number, key: string | null, field: string | null, message: string, };
+record: number, key?: string | null, field?: string | null, message: string, };
 
 /**
  * A stored source version, for `knowledge list`.
