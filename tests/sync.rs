@@ -18,7 +18,7 @@ use servicedesk::api;
 use servicedesk::desk::Desk;
 use servicedesk::store::outbox_items::{self as items, PhotoItem};
 use servicedesk::store::{NewSession, Session, Unit};
-use servicedesk::sync::{self, Stopped, SyncConfig, Syncer, TokenSource};
+use servicedesk::sync::{self, Stopped, SyncConfig, SyncState, Syncer, TokenSource};
 
 use portal::{Fault, Portal, ALL_FAULTS};
 use sync_seed::{seed_session, test_sync_config, SessionShape};
@@ -147,7 +147,7 @@ async fn hundreds_of_items_through_faults_of_every_kind_arrive_exactly_once() {
         "{status:?}"
     );
     assert_eq!(status.done as usize, ids.len());
-    assert_eq!(status.state, "online");
+    assert_eq!(status.state, SyncState::Online);
     check_portal(&portal, &exp, &ids);
     {
         let st = portal.lock();
@@ -201,7 +201,7 @@ async fn unauthorized_pauses_until_the_token_changes() {
         "{summary:?}"
     );
     let status = sync::status(&desk, syncer.tokens()).await.unwrap();
-    assert_eq!(status.state, "paused");
+    assert_eq!(status.state, SyncState::Paused);
     assert!(status.paused.as_deref().unwrap().contains("401"));
     assert_eq!(status.pending as usize, outbox_ids(&desk).await.len());
     assert!(status.problems.iter().any(|p| p
@@ -318,7 +318,7 @@ async fn portal_down_loses_nothing_and_delivery_resumes_by_itself() {
         "{summary:?}"
     );
     let status = sync::status(&desk, syncer.tokens()).await.unwrap();
-    assert_eq!(status.state, "offline");
+    assert_eq!(status.state, SyncState::Offline);
     // The app keeps working while the portal is away: more work is queued.
     make_sessions(&desk, 2, &mut exp).await;
     // The background worker, and the portal back after a while.
@@ -331,7 +331,7 @@ async fn portal_down_loses_nothing_and_delivery_resumes_by_itself() {
     loop {
         let st = sync::status(&desk, syncer.tokens()).await.unwrap();
         if st.done as usize == ids.len() {
-            assert_eq!(st.state, "online");
+            assert_eq!(st.state, SyncState::Online);
             break;
         }
         assert!(
@@ -532,7 +532,7 @@ async fn the_token_never_reaches_the_database_the_outbox_the_logs_or_an_export()
     syncer.run_until_idle(Duration::from_secs(5)).await.unwrap();
     assert_eq!(
         sync::status(&desk, syncer.tokens()).await.unwrap().state,
-        "paused"
+        SyncState::Paused
     );
     // Deliver through the CLI with the token in the environment and every log on.
     let url = portal.url();
@@ -1079,7 +1079,7 @@ async fn after_hours_offline_the_worker_resumes_by_itself_without_waiting_out_it
                 .is_some_and(|e| e.starts_with("portal unreachable:"))
                 && p.next_attempt_at.is_some()
         });
-        if st.state == "offline" && unreachable {
+        if st.state == SyncState::Offline && unreachable {
             assert_eq!(st.done, 0);
             break;
         }
@@ -1116,7 +1116,7 @@ async fn after_hours_offline_the_worker_resumes_by_itself_without_waiting_out_it
     loop {
         let st = sync::status(&desk, syncer.tokens()).await.unwrap();
         if st.done as usize == ids.len() {
-            assert_eq!(st.state, "online");
+            assert_eq!(st.state, SyncState::Online);
             break;
         }
         assert!(

@@ -296,7 +296,7 @@ async fn a_thousand_items_through_thirty_percent_faults_and_outages_arrive_exact
                 let tokens = app.tokens().clone();
                 async move {
                     let st = sync::status(&desk, &tokens).await.unwrap();
-                    (st.state == "offline")
+                    (st.state == servicedesk::sync::SyncState::Offline)
                         .then_some(())
                         .ok_or_else(|| format!("{st:?}"))
                 }

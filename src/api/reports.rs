@@ -192,11 +192,19 @@ pub struct ReportsExportRequest {
     pub zip: Option<bool>,
 }
 
+/// Where a background export stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum JobState {
+    Running,
+    Done,
+    Failed,
+}
+
 #[derive(Debug, Clone, Serialize, TS)]
 pub struct ExportJob {
     pub job_id: String,
-    /// running | done | failed
-    pub state: &'static str,
+    pub state: JobState,
     pub done: usize,
     pub total: usize,
     pub file_name: Option<String>,
@@ -237,7 +245,7 @@ pub async fn reports_export_start(
     )?;
     let job = Arc::new(Mutex::new(ExportJob {
         job_id: job_id.clone(),
-        state: "running",
+        state: JobState::Running,
         done: 0,
         total: 0,
         file_name: None,
@@ -261,7 +269,7 @@ pub async fn reports_export_start(
         if let Ok(mut j) = job.lock() {
             match result {
                 Ok(r) => {
-                    j.state = "done";
+                    j.state = JobState::Done;
                     // Only now, with the file renamed into place.
                     j.download_url = (in_exports_dir && opts.zip())
                         .then(|| format!("/exports/{}/{}", j.job_id, r.file_name));
@@ -269,7 +277,7 @@ pub async fn reports_export_start(
                     j.path = Some(r.path);
                 }
                 Err(e) => {
-                    j.state = "failed";
+                    j.state = JobState::Failed;
                     j.error = Some(e.to_string());
                 }
             }

@@ -211,7 +211,7 @@ fn print_settings(out: &s::PortalSettings, json: bool) {
 fn print_status(st: &servicedesk::sync::SyncStatus) {
     println!(
         "{}: {} pending ({} syncing, {} waiting), {} failed, {} conflicts, {} done; last success {}",
-        st.state,
+        st.state.as_str(),
         st.pending,
         st.syncing,
         st.waiting,

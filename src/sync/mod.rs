@@ -166,11 +166,36 @@ pub struct ItemInfo {
     pub created_at: String,
 }
 
+/// Where sync stands, as the indicator shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum SyncState {
+    Online,
+    Offline,
+    /// The portal refused the credentials; nothing is sent until they change.
+    Paused,
+    /// No portal URL or no token.
+    NotConfigured,
+    /// Not tried yet.
+    Unknown,
+}
+
+impl SyncState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Online => "online",
+            Self::Offline => "offline",
+            Self::Paused => "paused",
+            Self::NotConfigured => "not_configured",
+            Self::Unknown => "unknown",
+        }
+    }
+}
+
 /// `sync status`: what the UI shows.
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 pub struct SyncStatus {
-    /// online | offline | paused | not_configured | unknown
-    pub state: String,
+    pub state: SyncState,
     /// The last probe or delivery reached the portal (None: not tried yet).
     pub online: Option<bool>,
     pub paused: Option<String>,
@@ -912,18 +937,18 @@ pub async fn status(desk: &Desk, tokens: &TokenSource) -> Result<SyncStatus, Syn
         .await?
         .map(|o| o.online);
     let state = if url.is_none() || !token_set {
-        "not_configured"
+        SyncState::NotConfigured
     } else if paused.is_some() {
-        "paused"
+        SyncState::Paused
     } else {
         match online {
-            Some(true) => "online",
-            Some(false) => "offline",
-            None => "unknown",
+            Some(true) => SyncState::Online,
+            Some(false) => SyncState::Offline,
+            None => SyncState::Unknown,
         }
     };
     Ok(SyncStatus {
-        state: state.into(),
+        state,
         online,
         paused,
         portal_url: url,

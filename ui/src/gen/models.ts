@@ -185,11 +185,7 @@ export type ExplainSummary = { ingested: Array<string>, unchanged: number,
  */
 kept: Array<string>, };
 
-export type ExportJob = { job_id: string, 
-/**
- * running | done | failed
- */
-state: string, done: number, total: number, file_name: string | null, path: string | null, 
+export type ExportJob = { job_id: string, state: JobState, done: number, total: number, file_name: string | null, path: string | null, 
 /**
  * Under `serve`: where the browser fetches the result (GET).
  */
@@ -288,6 +284,11 @@ stated?: StatedCause | null, };
  * A pending, failed or conflicting item, for status displays.
  */
 export type ItemInfo = { id: string, session_id: string | null, kind: string, target: string, status: string, attempts: number, next_attempt_at: string | null, last_error: string | null, http_status: number | null, created_at: string, };
+
+/**
+ * Where a background export stands.
+ */
+export type JobState = "running" | "done" | "failed";
 
 export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
 
@@ -777,13 +778,14 @@ export type SyncRetryRequest = {
 item: string, };
 
 /**
+ * Where sync stands, as the indicator shows it.
+ */
+export type SyncState = "online" | "offline" | "paused" | "not_configured" | "unknown";
+
+/**
  * `sync status`: what the UI shows.
  */
-export type SyncStatus = { 
-/**
- * online | offline | paused | not_configured | unknown
- */
-state: string, 
+export type SyncStatus = { state: SyncState, 
 /**
  * The last probe or delivery reached the portal (None: not tried yet).
  */
