@@ -857,24 +857,23 @@ fn combined_readings(
         // The numbers of the message that are no reading with a unit.
         let bare: Vec<(usize, f64, bool)> = NUMBER_TOKEN
             .find_iter(text)
-            .filter(|m| {
+            .filter_map(|m| {
+                let rest = &text[m.start()..];
+                let next_word = rest[m.len()..].trim_start();
+                // "18 to 22C", "de 20 a 28 grados": the first of a pair.
+                let paired = PAIRED_WITH_NEXT.is_match(next_word);
                 // A number that is part of any reading ("11°F" beside volts)
                 // is not a bare one, unless it is the first of a pair ("de
                 // 18 a 31 °C" is no 18 A).
                 let inside = all
                     .iter()
                     .any(|f| f.start <= m.start() && m.start() < f.end);
-                let paired = PAIRED_WITH_NEXT.is_match(text[m.end()..].trim_start());
-                (!inside || paired) && !understand::in_question(questions, m.start())
-            })
-            .filter_map(|m| {
-                let rest = &text[m.start()..];
+                if (inside && !paired) || understand::in_question(questions, m.start()) {
+                    return None;
+                }
                 // "1000w": a number with letters glued on is some other
                 // quantity.
                 let glued = rest[m.len()..].starts_with(|c: char| c.is_alphabetic());
-                let next_word = rest[m.len()..].trim_start();
-                // "18 to 22C", "de 20 a 28 grados": the first of a pair.
-                let paired = PAIRED_WITH_NEXT.is_match(next_word);
                 let lone = !next_word.starts_with(|c: char| c.is_alphabetic())
                     || lone_number(rest.split([',', '.', ';']).next().unwrap_or(rest)).is_some()
                     || paired;
