@@ -87,11 +87,47 @@ pub fn clauses(text: &str) -> Vec<&str> {
 /// The clause says a fix was made: a repair verb not denied ("gfci won't
 /// reset" is a result), and not one of `test_words` where the procedure
 /// tests by swapping or resetting.
-fn states_a_fix(clause: &str, test_words: Option<&Regex>, asked: Option<&Step>) -> bool {
+fn states_a_fix(
+    proc: Option<&Procedure>,
+    clause: &str,
+    test_words: Option<&Regex>,
+    asked: Option<&Step>,
+) -> bool {
     lexicon::REPAIR_VERB.find_iter(clause).any(|m| {
-        let a_test = test_words.is_some_and(|t| t.is_match(m.as_str()))
-            || asked.is_some_and(|s| sets_up_test(s, m.as_str(), &clause[m.end()..]));
+        let after = &clause[m.end()..];
+        let a_test = (test_words.is_some_and(|t| t.is_match(m.as_str()))
+            && !names_another_part(proc, asked, after))
+            || asked.is_some_and(|s| sets_up_test(s, m.as_str(), after));
         !a_test && !negated_before(clause, m.start())
+    })
+}
+
+/// "Поменял розетку" while the GFCI's reset test is asked: the swap word's
+/// object is another part of the procedure, so it is a repair of that
+/// part, not the asked test.
+fn names_another_part(proc: Option<&Procedure>, asked: Option<&Step>, after: &str) -> bool {
+    let (Some(proc), Some(step)) = (proc, asked) else {
+        return false;
+    };
+    let object: String = after
+        .trim_start_matches(|ch: char| !ch.is_alphanumeric())
+        .chars()
+        .take(30)
+        .collect();
+    if step.subject.first_at(&object).is_some_and(|at| at <= 12) {
+        return false;
+    }
+    // "Поменял моторы 1 и 2" answers "swap the motor plugs and retry": a
+    // part the question itself names is the test's.
+    let in_question = |c: &super::catalog::Component| {
+        ["en", "es", "ru"]
+            .iter()
+            .any(|l| c.names.is_match(step.question.get(l)))
+    };
+    proc.components.iter().enumerate().any(|(i, c)| {
+        Some(i) != step.component
+            && c.names.first_at(&object).is_some_and(|at| at <= 12)
+            && !in_question(c)
     })
 }
 
@@ -553,7 +589,12 @@ pub fn step_answers(
         } else {
             substitution_tests.then_some(&*lexicon::TEST_BY_SUBSTITUTION)
         };
-        repaired |= states_a_fix(clause, test_words, active.map(|a| &proc.steps[a]));
+        repaired |= states_a_fix(
+            Some(proc),
+            clause,
+            test_words,
+            active.map(|a| &proc.steps[a]),
+        );
         if repaired {
             continue;
         }
@@ -1082,7 +1123,9 @@ pub fn states_repair(text: &str) -> bool {
 /// Some clause of the message says a fix was made ("replaced the high
 /// limit", "spliced + heatshrink"), not denied.
 pub fn states_a_fix_in(text: &str) -> bool {
-    clauses(text).iter().any(|c| states_a_fix(c, None, None))
+    clauses(text)
+        .iter()
+        .any(|c| states_a_fix(None, c, None, None))
 }
 
 pattern!(
@@ -1107,11 +1150,25 @@ pub fn without_report_request(text: &str) -> String {
 /// with a repair verb or "works now" are the correction, the rest the
 /// cause ("ground strap corroded at the frame" / "cleaned it, works now").
 pub fn split_stated(text: &str) -> (String, String) {
-    let (fix, found): (Vec<&str>, Vec<&str>) = clauses(text)
+    // "…, write it up" asks for the report; it is neither cause nor fix.
+    let parts: Vec<&str> = clauses(text)
         .into_iter()
-        .partition(|c| lexicon::REPAIR_VERB.is_match(c) || lexicon::WORKS_NOW.is_match(c));
+        .filter(|c| !lexicon::REPORT.is_match(c))
+        .collect();
+    let is_fix = |c: &&str| lexicon::REPAIR_VERB.is_match(c) || lexicon::WORKS_NOW.is_match(c);
+    // What was found comes before the first repair ("running lights came
+    // on, it retracted. moved it to a key-on feed"): a state word before the
+    // work is part of the fault, not the result.
+    let (found, fix): (Vec<&str>, Vec<&str>) =
+        match parts.iter().position(|c| lexicon::REPAIR_VERB.is_match(c)) {
+            Some(first) if first > 0 => (parts[..first].to_vec(), parts[first..].to_vec()),
+            _ => {
+                let (fix, found): (Vec<&str>, Vec<&str>) = parts.iter().copied().partition(is_fix);
+                (found, fix)
+            }
+        };
     let cause = if found.is_empty() {
-        text.trim().to_string()
+        parts.join(", ")
     } else {
         found.join(", ")
     };

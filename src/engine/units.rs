@@ -236,7 +236,7 @@ fn normalize_unit_text(u: &str) -> String {
 /// than one, or only a time, a count or a fraction ("after 30 min", "zone 2",
 /// "1/4 tank").
 static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?P<before>[/#x]\s*|\b(?:zone|zona|зона|model|modelo|модель|pin|#)\s*)?(?P<num>[-+−]?\d{0,6}[.,]?\d{1,4})(?P<after>\s*(?:/|x\b|min|sec|s\b|hours?|hrs?|h\b|minut|segund|hora|мин|сек|час|years?|yrs?|a[nñ]os?|лет|год|days?|d[ií]as?|дн|%|st\b|nd\b|rd\b|th\b|-?я\b|-?й\b))?")
+    Regex::new(r"(?i)(?P<before>[/#x]\s*|\b(?:zone|zona|зона|model|modelo|модель|pin|#)\s*)?(?P<num>[-+−]?\d{0,6}[.,]?\d{1,4})(?P<after>\s*(?:/|x\b|min|sec|s\b|hours?|hrs?|h\b|minut|segund|hora|мин|сек|час|years?|yrs?|a[nñ]os?|лет|год|days?|d[ií]as?|дн|%|st\b|nd\b|rd\b|th\b|-?я\b|-?й\b))?(?P<unit>\s*(?:volts?\b|voltios\b|вольт|amps?\b|amperes?\b|amperios\b|ампер|watts?\b|ohms?\b|ом\b|deg|grados?\b|градус|°|psi\b|bars?\b|w\.?c\b|ah\b|amp-?hours?\b|gal|ft\b|feet\b|lbs?\b|mph\b|rpm\b|btu|tons?\b|[µμu]f\b|mfd\b|мкф|hz\b|гц)|(?:v|vac|vdc|a|w|k|kw|c|f|в|а|вт)\b)?")
         .expect("compiles")
 });
 
@@ -254,7 +254,9 @@ pub fn lone_number(text: &str) -> Option<f64> {
         LazyLock::new(|| Regex::new(r"(?i)\b(zero|cero|ноль|нуль|нуле\w*)\b").expect("compiles"));
     let mut found = None;
     for c in NUMBER.captures_iter(text) {
-        if c.name("before").is_some() || c.name("after").is_some() {
+        // "75 degrees" on a voltage step, "30 amp pedestal": a number
+        // with a unit is a quantity (or a rating), never a bare reading.
+        if c.name("before").is_some() || c.name("after").is_some() || c.name("unit").is_some() {
             return None;
         }
         if found.is_some() {

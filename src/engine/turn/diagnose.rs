@@ -17,6 +17,13 @@ impl<'a> Turn<'a> {
         }
         let evidence = extract::evidence(p, &text);
         if answers.is_empty() && evidence.is_none() && lexicon::FOUND.is_match(&text) {
+            // "Нашёл: розетка полная воды … поменял розетку": a fix said with
+            // the finding names the finding by its repair.
+            if extract::states_a_fix_in(&text) {
+                if let Some(f) = extract::named_repair(p, &text) {
+                    return self.stated_repair(p, Some(f));
+                }
+            }
             // "Found the flare nut at the fridge loose": the one catalog
             // finding of the part it names, else the technician's words.
             if let Some(f) = extract::repaired_component_finding(p, &text) {
