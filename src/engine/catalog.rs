@@ -149,6 +149,8 @@ struct FindingDef {
     parts: Spanned<BTreeMap<String, Vec<String>>>,
     #[serde(default)]
     repair: PatternsDef,
+    #[serde(default)]
+    found: PatternsDef,
     labor: Spanned<Vec<LaborDef>>,
 }
 
@@ -447,6 +449,10 @@ pub struct Finding {
     pub correction: Localized,
     pub parts: BTreeMap<String, Vec<String>>,
     pub repair: Patterns,
+    /// The words a technician uses to state this fault as found, with no
+    /// repair yet ("condenser coil plugged solid with cottonwood"): such a
+    /// statement isolates the finding.
+    pub found: Patterns,
     pub labor: Vec<LaborLine>,
 }
 
@@ -484,6 +490,7 @@ impl Finding {
                 })
                 .collect(),
             repair: Patterns(None),
+            found: Patterns(None),
             labor: Vec::new(),
         }
     }
@@ -702,11 +709,12 @@ impl Procedure {
                     }),
                 )
             }))
-            .chain(
-                self.findings
-                    .iter()
-                    .map(|f| (format!("finding `{}` repair", f.id), &f.repair)),
-            )
+            .chain(self.findings.iter().flat_map(|f| {
+                [
+                    (format!("finding `{}` repair", f.id), &f.repair),
+                    (format!("finding `{}` found", f.id), &f.found),
+                ]
+            }))
             .chain(
                 self.evidence
                     .iter()
@@ -1180,6 +1188,7 @@ fn compile(file: &str, text: &str, check: SyntaxCheck) -> Result<Procedure, Cata
             correction: ctx.localized(&f.correction, &format!("{what} correction"))?,
             parts: f.parts.get_ref().clone(),
             repair: ctx.patterns(&f.repair, f.id.span(), &format!("{what} repair"), false)?,
+            found: ctx.patterns(&f.found, f.id.span(), &format!("{what} found"), false)?,
             labor,
         });
     }

@@ -230,7 +230,12 @@ pub fn run(engine: &Engine, cases: &[Case]) -> Report {
             ..TurnContext::default()
         };
         let out = engine.turn(&state, &ctx, &case.text);
-        let (counts, confusion, bases) = score(p, case, &out);
+        let before = state
+            .isolation
+            .complete
+            .then_some(())
+            .and(state.isolation.finding.as_deref());
+        let (counts, confusion, bases) = score(p, case, before, &out);
         for (basis, wrong) in bases {
             let b = report.by_basis.entry(basis.to_string()).or_default();
             b.recorded += 1;
@@ -251,7 +256,12 @@ pub fn run(engine: &Engine, cases: &[Case]) -> Report {
 
 /// What the turn recorded, as `step=outcome` (steps) and `finding=<id>`
 /// (an isolation the technician stated).
-fn recorded(p: &Procedure, out: &TurnOutcome) -> Vec<(String, Option<f64>, &'static str)> {
+fn recorded(
+    p: &Procedure,
+    case: &Case,
+    before: Option<&str>,
+    out: &TurnOutcome,
+) -> Vec<(String, Option<f64>, &'static str)> {
     let basis_of = |id: &str| {
         out.bases
             .iter()
@@ -281,6 +291,28 @@ fn recorded(p: &Procedure, out: &TurnOutcome) -> Vec<(String, Option<f64>, &'sta
             got.push((format!("finding={id}"), None, "finding"));
         } else if f.subject == "stated:cause" {
             got.push(("finding=stated".into(), None, "finding"));
+        } else if let Some(id) = f.subject.strip_prefix("finding:") {
+            got.push((format!("finding={id}"), None, "finding"));
+        }
+    }
+    // A message the label says states a cause: the cause the turn isolated
+    // by walking the facts it recorded is the engine's reading of it, right
+    // or wrong. Where the label states none, an isolation rests on the step
+    // facts, each judged above.
+    let isolated = out
+        .state
+        .isolation
+        .complete
+        .then_some(())
+        .and(out.state.isolation.finding.as_deref());
+    if let (Some(_), Some(id)) = (case.finding.as_deref(), isolated) {
+        if before != Some(id) && !got.iter().any(|(g, _, _)| g.starts_with("finding=")) {
+            let id = if id == super::catalog::Finding::STATED {
+                "stated"
+            } else {
+                id
+            };
+            got.push((format!("finding={id}"), None, "isolation"));
         }
     }
     got
@@ -291,6 +323,7 @@ fn recorded(p: &Procedure, out: &TurnOutcome) -> Vec<(String, Option<f64>, &'sta
 fn score(
     p: &Procedure,
     case: &Case,
+    before: Option<&str>,
     out: &TurnOutcome,
 ) -> (Counts, Option<Confusion>, Vec<(String, bool)>) {
     let mut expected: Vec<(String, Option<f64>)> = case
@@ -304,7 +337,7 @@ fn score(
     if let Some(fid) = case.finding.as_deref() {
         expected.push((format!("finding={fid}"), None));
     }
-    let got_with_basis = recorded(p, out);
+    let got_with_basis = recorded(p, case, before, out);
     let got: Vec<(String, Option<f64>)> = got_with_basis
         .iter()
         .map(|(f, v, _)| (f.clone(), *v))

@@ -1175,6 +1175,35 @@ pub fn split_stated(text: &str) -> (String, String) {
     (cause, fix.join(", "))
 }
 
+/// A fault the technician states as found, by the catalog's own words for
+/// it ("condenser coil plugged solid w cottonwood fluff", "la resistencia
+/// está abierta"): the finding whose `found` words match a clause that is
+/// not a question and does not deny them, the longest match winning.
+pub fn stated_finding(proc: &Procedure, text: &str) -> Option<usize> {
+    let questions = understand::question_spans(text);
+    let mut best: Option<(usize, usize)> = None;
+    for clause in clauses(text) {
+        let offset = clause.as_ptr() as usize - text.as_ptr() as usize;
+        if understand::in_question(&questions, offset) {
+            continue;
+        }
+        for (i, f) in proc.findings.iter().enumerate() {
+            let Some((start, end)) = f.found.longest_span(clause) else {
+                continue;
+            };
+            // "Condenser isn't plugged", "no está tapado": a denial inside
+            // or just before the words clears the fault.
+            if negated_before(clause, start) || NEGATOR.is_match(&clause[start..end]) {
+                continue;
+            }
+            if best.is_none_or(|(len, _)| end - start > len) {
+                best = Some((end - start, i));
+            }
+        }
+    }
+    best.map(|(_, i)| i)
+}
+
 /// A repair-done statement ("replaced the fuse, heater works"): the finding
 /// whose repair words match, or else the one finding of the part it names.
 pub fn repair_done(proc: &Procedure, text: &str) -> Option<usize> {
@@ -1193,6 +1222,7 @@ pub fn named_repair(proc: &Procedure, text: &str) -> Option<usize> {
         .filter_map(|(i, f)| f.repair.longest_match(text).map(|len| (len, i)))
         .max_by_key(|(len, _)| *len)
         .map(|(_, i)| i)
+        .or_else(|| stated_finding(proc, text))
         .or_else(|| repaired_component_finding(proc, text))
 }
 

@@ -15,6 +15,12 @@ impl<'a> Turn<'a> {
         if extract::states_repair(&text) && !self.performs_active_step(p, &text) {
             return self.stated_repair(p, None);
         }
+        if let Some(f) = extract::stated_finding(p, &text) {
+            if extract::states_a_fix_in(&text) && !self.performs_active_step(p, &text) {
+                return self.stated_repair(p, Some(f));
+            }
+            return self.stated_finding(p, &answers, f);
+        }
         let evidence = extract::evidence(p, &text);
         if answers.is_empty() && evidence.is_none() && lexicon::FOUND.is_match(&text) {
             // "Нашёл: розетка полная воды … поменял розетку": a fix said with
@@ -91,6 +97,45 @@ impl<'a> Turn<'a> {
             TransitionId::D4Terminal
         };
         (intent, transition, reply)
+    }
+
+    /// A fault the technician states in the catalog's words ("condenser
+    /// plugged solid with cottonwood"): what else the message observed is
+    /// recorded, the finding is recorded as theirs, and it is isolated.
+    fn stated_finding(
+        &mut self,
+        p: &'a Procedure,
+        answers: &[extract::StepAnswer],
+        f: usize,
+    ) -> (&'static str, TransitionId, Reply) {
+        let mut noted = self.apply_answers(p, answers);
+        let finding = &p.findings[f];
+        self.add_fact(Fact {
+            id: String::new(),
+            kind: FactKind::Finding,
+            source: FactSource::Technician,
+            subject: format!("finding:{}", finding.id),
+            value: None,
+            unit: None,
+            text: self.text.clone(),
+            turn_seq: 0,
+            superseded_by: None,
+            name: Some("stated_finding".into()),
+            outcome: None,
+        });
+        self.trace.push(format!(
+            "stated finding matches `{}`'s found words",
+            finding.id
+        ));
+        noted = format!("{noted} {}.", phrases(&self.lang()).signal)
+            .trim()
+            .to_string();
+        let walk = Walk {
+            active: None,
+            finding: Some(f),
+            blocked_by: None,
+        };
+        self.terminal(p, walk, "STATED_FINDING", TransitionId::D4Terminal, noted)
     }
 
     pub(super) fn terminal(

@@ -90,7 +90,10 @@ impl<'a> Turn<'a> {
             .st
             .facts
             .iter()
-            .filter(|f| f.is_current() && f.subject.starts_with("repair:"))
+            .filter(|f| {
+                f.is_current()
+                    && (f.subject.starts_with("repair:") || f.subject.starts_with("finding:"))
+            })
             .map(|f| f.id.clone())
             .collect();
         for id in repair_ids {

@@ -13,7 +13,11 @@ impl<'a> Turn<'a> {
         let current: Vec<&Fact> = self.st.facts.iter().filter(|f| f.is_current()).collect();
         let mut start: Option<Target> = None;
         for f in &current {
-            if let Some(id) = f.subject.strip_prefix("repair:") {
+            if let Some(id) = f
+                .subject
+                .strip_prefix("repair:")
+                .or_else(|| f.subject.strip_prefix("finding:"))
+            {
                 if let Some(i) = p.finding_index(id) {
                     return Walk {
                         active: None,
