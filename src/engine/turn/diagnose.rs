@@ -110,6 +110,18 @@ impl<'a> Turn<'a> {
     ) -> (&'static str, TransitionId, Reply) {
         let mut noted = self.apply_answers(p, answers);
         let finding = &p.findings[f];
+        // "Fan fuse is blown": where the checks the message answered already
+        // lead to this finding, the isolation rests on them.
+        let walked = self.walk(p);
+        if walked.finding == Some(f) {
+            return self.terminal(
+                p,
+                walked,
+                "MAIN_DIAGNOSTIC",
+                TransitionId::D4Terminal,
+                noted,
+            );
+        }
         self.add_fact(Fact {
             id: String::new(),
             kind: FactKind::Finding,
