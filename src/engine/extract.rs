@@ -253,6 +253,13 @@ pattern!(
 );
 
 pattern!(
+    /// A clause that only owns up to a slip: "my bad", "sorry", "perdón",
+    /// "mi error", "моя ошибка", "виноват".
+    APOLOGY,
+    r"^\s*(my bad|mb|sorry|oops|whoops|my mistake|my fault|correction|no wait|wait|scratch that|perd[oó]n|disculpa|mi error|me equivoqu[eé]|ups|correcci[oó]n|моя ошибка|виноват\w*|сорри|пардон|ошибся|ошиблась|поправка)\s*[!.:;,-]*\s*$"
+);
+
+pattern!(
     /// "No, it bleeds down", "нет, не держит": a "no" that opens the reply
     /// answers the question; it negates nothing after it.
     INTERJECTION,
@@ -575,6 +582,11 @@ pub fn step_answers(
             .as_deref()
             .and_then(|a| resolve_ellipsis(clause, a));
         let clause = resolved.as_deref().unwrap_or(clause);
+        // "My bad, split was 18": an apology or a "correction:" before the
+        // corrected statement answers nothing itself.
+        if APOLOGY.is_match(clause) {
+            continue;
+        }
         // "No, perdón, el límite está abierto": the "no" that opens a
         // correction takes back the earlier statement; it answers nothing.
         if correcting
@@ -739,7 +751,9 @@ pub fn step_answers(
                         clause,
                         Grounding {
                             is_active: true,
-                            bare: single,
+                            // "…meter was on mV lol. so 12.6": a clause that
+                            // is only a number is a reading for the asked step.
+                            bare: single || bare_number(clause).is_some(),
                             grounded: bare,
                             named: false,
                             sole_number,

@@ -277,7 +277,7 @@ pub fn lone_number(text: &str) -> Option<f64> {
 pub fn bare_number(text: &str) -> Option<f64> {
     static BARE: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r"^\s*(?:~|about|approx\.?|около|unos?)?\s*([-+]?\d{1,6}(?:[.,]\d{1,4})?)\s*[.!]?\s*$",
+            r"^\s*(?:(?:so|then|ok so|really|entonces|o sea|osea|значит|то есть|итого)\s+)?(?:~|about|approx\.?|около|unos?)?\s*([-+]?\d{1,6}(?:[.,]\d{1,4})?)\s*[.!]?\s*$",
         )
         .expect("compiles")
     });
