@@ -67,7 +67,7 @@ pattern!(
 
 pattern!(
     pub LOCATE,
-    r"\b(?:where|wher|whre|wehre|were)\s*(is|are|'s|do i find|can i find|would i find|to find|'?s the)\b|\bwhere\b.*\?|\blocation of\b|\bd[oó]nde\s+(est[aá]|se encuentra|queda|encuentro|va)\b|\bd[oó]nde\b.*\?|\bгде\b"
+    r"\bwhich (one|wire|pump|terminal|screw|port|fuse|breaker|relay|connector|pin|lead|side|slot|plug|valve|line|hose|switch|post|lug|cable|harness|circuit|module|board|sensor|one of)s?\b.{0,40}\b(is|are|goes|go|feeds?|for)\b|\bкуда\s+(тут\s+|мне\s+)?(цеплять|подключать|подключить|цепляться|ставить|втыкать|смотреть|лезть)\b|\bкакой (из|провод|предохранитель|штуцер|разъём|разъем|клапан|насос)\b.{0,40}\?|\bcu[aá]l (de (los|las) )?(cables?|terminal\w*|tornillos?|fusibles?|conectores?|bombas?|v[aá]lvulas?|mangueras?|pines?|lados?|postes?) (es|son|va|van)\b|\bhow do i get (at|to)\b|\b(?:where|wher|whre|wehre|were)\s*(is|are|'s|do i find|can i find|would i find|to find|'?s the)\b|\bwhere\b.*\?|\blocation of\b|\bd[oó]nde\s+(est[aá]|se encuentra|queda|encuentro|va)\b|\bd[oó]nde\b.*\?|\bгде\b"
 );
 pattern!(
     pub EXPLAIN,
@@ -75,7 +75,7 @@ pattern!(
 );
 pattern!(
     pub HOWTO,
-    r"\bhow\s*(do|can|should|would)?\s*(i|we|you)?\s*(to\s+)?(check|test|measure|verify|read|find out|tell|jump|bypass|do that|do it)\b|\bhow to\b|\bhow\s+(do|can|should|would)\s+(i|we|you)\s+(do|perform|run|make|go about)\s+(the|a|an|this|that)\b|\bc[oó]mo\s+(lo\s+|la\s+)?(puedo\s+|se\s+|debo\s+)?(verific|comprueb|compruebo|med|mido|revis|pruebo|prueb|checo)\w*|\bкак\s+(мне\s+|его\s+|её\s+|ее\s+)?(проверить|померить|измерить|прозвонить|протестировать|проверять)\b"
+    r"\bhow\s+(do|can|should|would|to|'?d)\s+(i|we|you|u)?\s*(find|get|disconnect|connect|remove|pull|take|open|reset|isolate|jump|jumper|bypass|access|reach|tell|know|do|run|set|clear|turn|switch|put|hook|use|probe|meter|load|bleed|purge|drain|prime|locate)\b|^\s*[¿]?\s*c[oó]mo\s+(le |lo |la |los |las |se |me )?(hago|hacemos|puedo|debo|desconecto|conecto|quito|saco|mido|pruebo|reviso|checo|encuentro|llego|accedo|abro|bajo|subo|pongo|uso|s[eé]|reseteo|aislo|brinco|puenteo|purgo|drenar|desconectar|quitar|sacar|medir|probar|revisar|checar|encontrar|abrir|resetear|aislar)\b|\bc[oó]mo\s+(hago|hacemos|se hace|le hago)\b|\bкак\s+(мне\s+|нам\s+|тут\s+|его\s+|её\s+|ее\s+|это\s+)?(найти|отключить|подключить|снять|добраться|открыть|сбросить|узнать|понять|сделать|достать|подлезть|проверять|замерить|прокачать|слить|перемкнуть|обойти|изолировать|разобрать|зайти|попасть)\b|\bhow\s*(do|can|should|would)?\s*(i|we|you)?\s*(to\s+)?(check|test|measure|verify|read|find out|tell|jump|bypass|do that|do it)\b|\bhow to\b|\bhow\s+(do|can|should|would)\s+(i|we|you)\s+(do|perform|run|make|go about)\s+(the|a|an|this|that)\b|\bc[oó]mo\s+(lo\s+|la\s+)?(puedo\s+|se\s+|debo\s+)?(verific|comprueb|compruebo|med|mido|revis|pruebo|prueb|checo)\w*|\bкак\s+(мне\s+|его\s+|её\s+|ее\s+)?(проверить|померить|измерить|прозвонить|протестировать|проверять)\b"
 );
 pattern!(
     pub REPORT,
@@ -83,7 +83,7 @@ pattern!(
 );
 pattern!(
     pub RECAP,
-    r"\b(did|have|had)\s+(we|i|you)\s+(already\s+|ever\s+)?(check|checked|test|tested|measure|measured|verify|verified|look|looked|do|done)\b|\bwhat (did|have) we (check|checked|test|tested|find|found|do|done)\b|\bwhat do we know\b|\b(ya\s+)?(revisamos|verificamos|comprobamos|medimos|checamos)\b|\bqu[eé] (hemos|revisamos)\b|\b(мы|я)\s+(уже\s+)?(проверял\w*|мерил\w*|смотрел\w*|проверили)\b|\bпроверяли ли\b|\bчто мы (уже )?(проверили|нашли)\b"
+    r"^\s*(recap|summary|summari[sz]e|sum (it )?up|rundown|resumen|res[uú]meme|resume|итог\w*|резюм\w*|сводк\w*)\b|\b(give me|gimme|can (i|you|u) get|need) (a |the )?(recap|summary|rundown)\b|\bsummari[sz]e\b|\bwhere (are we|we at|do we stand)\b|\bwhat (have|did) we (ruled?|rule) out\b|\bwhat'?s been (checked|done|tested|ruled out)\b|\bqu?[eé]? (llevamos|hemos) (revisado|checado|visto|probado|medido|hecho)\b|\bq hemos\b|\bd[oó]nde (vamos|estamos|quedamos)\b|\bчто (уже |мы )*(проверили|проверено|сделали|мерили|померили|исключили|нашли)\b|\bгде мы (сейчас|остановились)\b|\b(did|have|had)\s+(we|i|you)\s+(already\s+|ever\s+)?(check|checked|test|tested|measure|measured|verify|verified|look|looked|do|done)\b|\bwhat (did|have) we (check|checked|test|tested|find|found|do|done)\b|\bwhat do we know\b|\b(ya\s+)?(revisamos|verificamos|comprobamos|medimos|checamos)\b|\bqu[eé] (hemos|revisamos)\b|\b(мы|я)\s+(уже\s+)?(проверял\w*|мерил\w*|смотрел\w*|проверили)\b|\bпроверяли ли\b|\bчто мы (уже )?(проверили|нашли)\b"
 );
 pattern!(
     pub META,
@@ -91,7 +91,7 @@ pattern!(
 );
 pattern!(
     pub DISPUTE,
-    r"\b(are you sure|you sure|u sure|that'?s not (it|right)|can'?t be|doesn'?t make sense|not convinced|i doubt|no way|i don'?t think (it'?s|its|that'?s|so)|(it|that|this) (went in|was (just )?(replaced|installed|changed)) (yesterday|last|this|a (week|month|year))|(it'?s|its|that'?s|thats) (brand )?new|(it|that) (ran|worked) fine (yesterday|last (week|night|trip))|(the )?[\w']+'?s not (bad|it|the problem))\b|\b(est[aá]s seguro|seguro que|no puede ser|no es eso|no creo|(lo|la) (cambiaron|pusieron|instalaron) hace|es nuev[oa]|est[aá] nuev[oa])\b|\b(ты уверен|вы уверены|уверен\?|не может быть|не то|это не так|не думаю|только что (поставил|поменял|заменил)|недавно (поставил|поменял|заменил|меняли)|да ладно|\w+ новы[йое],? (месяц|неделю|год) назад|(месяц|неделю) назад (ставили|меняли|поставили))\b"
+    r"\b(just|only|recently) (got )?(replaced|installed|put in|changed|swapped|new)\b.{0,30}\?|\b(ur|you'?re|you are|u r) (saying|telling me)\b|\bit ran (on|with|fine)\b.{0,30}\?\?|\bbrand new\b|\b(только|недавно|уже) (что )?(поставили|поменяли|меняли|заменили|прокачивали|чистили)\b|\bуже (два|три|\d+) раза\b|\bне может (он |она |оно )?быть\b|\bда (он|она|оно) нов\w*|\bуверен\w*\?|\b(lo|la) acab(o|amos|an) de (cambiar|poner|instalar)\b|\bes nuevecit\w*|\b(are you sure|you sure|u sure|that'?s not (it|right)|can'?t be|doesn'?t make sense|not convinced|i doubt|no way|i don'?t think (it'?s|its|that'?s|so)|(it|that|this) (went in|was (just )?(replaced|installed|changed)) (yesterday|last|this|a (week|month|year))|(it'?s|its|that'?s|thats) (brand )?new|(it|that) (ran|worked) fine (yesterday|last (week|night|trip))|(the )?[\w']+'?s not (bad|it|the problem))\b|\b(est[aá]s seguro|seguro que|no puede ser|no es eso|no creo|(lo|la) (cambiaron|pusieron|instalaron) hace|es nuev[oa]|est[aá] nuev[oa])\b|\b(ты уверен|вы уверены|уверен\?|не может быть|не то|это не так|не думаю|только что (поставил|поменял|заменил)|недавно (поставил|поменял|заменил|меняли)|да ладно|\w+ новы[йое],? (месяц|неделю|год) назад|(месяц|неделю) назад (ставили|меняли|поставили))\b"
 );
 pattern!(
     pub FOUND,
@@ -189,7 +189,7 @@ pattern!(
 );
 pattern!(
     pub NEW_SYSTEM,
-    r"\b(new (issue|complaint|problem)|another (issue|problem|complaint|thing)|also|plus|next complaint|one more thing|while (it'?s|its) here|separate (thing|issue))\b|\b(otro problema|otra cosa|nueva queja|tambi[eé]n|adem[aá]s|aparte)\b|\b(другая проблема|ещё|еще|новая жалоба|также|тоже|кроме того|отдельно)\b"
+    r"\b(new (issue|complaint|problem)|another (issue|problem|complaint|thing)|also|plus|next complaint|one more thing|while (it'?s|its) here|separate (thing|issue)|side note|unrelated|on top of that|other thing)\b|\b(otro problema|otra cosa|nueva queja|tambi[eé]n|tampoco|adem[aá]s|aparte|ah y|otra falla)\b|\b(другая проблема|ещё|еще|новая жалоба|также|тоже|кроме того|отдельно)\b"
 );
 
 /// Fixed reply phrases, per session language.

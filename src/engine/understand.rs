@@ -20,14 +20,14 @@ pattern!(
 );
 pattern!(
     STALL,
-    r"^\s*(let me|lemme|let'?s see|i'?ll|i will|gonna|going to|about to|pulling|setting|checking|looking|grabbing|getting|heading|hold on|hang on|one (sec|second|min|minute)|a (sec|second|min|minute)|sec\b|gimme|give me a|wait|brb|found it|got it|on it|be right|working on it|d[eé]jame|dejeme|d[eé]jeme|ahi voy|ahí voy|voy a|voy\b|espera|espere|espero|un momento|un segundo|ahorita|ya voy|dame un|déjame|сейчас|щас|ща\b|жду|погоди|подожди|минут|секунд|пойду|гляну|посмотрю|проверю|иду|счас)"
+    r"^\s*(let me|lemme|let'?s see|i'?ll|i will|gonna|going to|about to|pulling|setting|checking|looking|grabbing|getting|heading|hold on|hang on|one (sec|second|min|minute)|a (sec|second|min|minute)|sec\b|gimme|give me a|wait|brb|found it|got it|on it|be right|working on it|d[eé]jame|dejeme|d[eé]jeme|ahi voy|ahí voy|voy a|voy\b|espera|espere|espero|un momento|un segundo|ahorita|ya voy|dame un|déjame|сейчас|щас|ща\b|жду|погоди|подожди|минут|секунд|сек\b|секу\w*|пойду|гляну|посмотрю|проверю|иду|счас)"
 );
 
 // An action under way or about to be: "pulling …", "teeing in …",
 // "voy a …", "destapando …", "ya lo vi, le pongo …", "сейчас сниму".
 pattern!(
     DOING,
-    r"^\s*(\w+ing\b|i'?m \w+ing\b|(i'?ll|i will|gonna|going to|about to|let me|lemme) \w+|(ya )?(lo|la) (vi|veo|encontr[eé])|voy a|vamos a|le (pongo|pego|conecto|meto)|lo (abro|quito|saco|reviso|checo)|\w+(ando|iendo)\b|ah[ií] est[aá]|сейчас|щас|ща\b|пойду|иду|сниму|сейчас \w+)"
+    r"^\s*(\w+ing\b|i'?m \w+ing\b|(i'?ll|i will|gonna|going to|about to|let me|lemme) \w+|(ya )?(lo|la) (vi|veo|encontr[eé])|voy a|vamos a|le (pongo|pego|conecto|meto)|lo (abro|quito|saco|reviso|checo)|\w+(ando|iendo)\b|ah[ií] est[aá]|сейчас|щас|ща\b|пойду|иду|сниму|сейчас \w+|\w+(аю|яю|ую)\b|завожу|лезу|кину|закину|гляну|voy\b|estoy \w+(ando|iendo))"
 );
 
 // "I couldn't check that": no tool, no access, no time. A clause saying so
@@ -54,15 +54,15 @@ pattern!(
 // An explicit request to switch the reply language.
 pattern!(
     TO_SPANISH,
-    r"\b(switch|change|go|talk|speak|answer|reply|respond|write)\b.{0,25}\b(spanish|espa[nñ]ol)\b|\b(in|en) (spanish|espa[nñ]ol),? (please|por favor)\b|\b(habla(me)?|contesta(me)?|responde(me)?|escr[ií]be(me)?|cambia|p[aá]sate|en)\s+(en |a |al )?espa[nñ]ol\b|\bпо-?испански\b|\bна испанск\w*\b"
+    r"^\s*(in |en )?(spanish|espa[nñ]ol)\s*(please|pls|plz|por ?favor|porfa)?\s*[.!?]*\s*$|\b(do|say|continue|keep going|carry on|go on|run|write|answer|can (u|you|we)|could (u|you|we))\b.{0,30}\bin (spanish|espa[nñ]ol)\b|\b(cambia|cambiar|cambiamos|cambiemos|pasa|pasar|seguimos|sigamos|sigue)\b.{0,15}\b(a|al|en) espa[nñ]ol\b|\b(switch|change|go|talk|speak|answer|reply|respond|write)\b.{0,25}\b(spanish|espa[nñ]ol)\b|\b(in|en) (spanish|espa[nñ]ol),? (please|por favor)\b|\b(habla(me)?|contesta(me)?|responde(me)?|escr[ií]be(me)?|cambia|p[aá]sate|en)\s+(en |a |al )?espa[nñ]ol\b|\bпо-?испански\b|\bна испанск\w*\b"
 );
 pattern!(
     TO_RUSSIAN,
-    r"\b(switch|change|go|talk|speak|answer|reply|respond|write)\b.{0,25}\b(russian)\b|\b(in) russian,? please\b|\b(en|a|al) ruso\b|\bпо-?русски\b|\bна русск\w*\b"
+    r"^\s*(in )?russian\s*(please|pls|plz)?\s*[.!?]*\s*$|^\s*(en )?ruso\s*(por ?favor|porfa)?\s*[.!?]*\s*$|\b(do|say|continue|keep going|carry on|go on|run|write|answer|can (u|you|we)|could (u|you|we))\b.{0,30}\bin russian\b|\b(cambia|cambiar|pasa|pasar|seguimos|sigamos)\b.{0,15}\b(a|al|en) ruso\b|\b(switch|change|go|talk|speak|answer|reply|respond|write)\b.{0,25}\b(russian)\b|\b(in) russian,? please\b|\b(en|a|al) ruso\b|\bпо-?русски\b|\bна русск\w*\b"
 );
 pattern!(
     TO_ENGLISH,
-    r"\b(switch|change|go|talk|speak|answer|reply|respond|write)\b.{0,25}\benglish\b|\bin english,? please\b|\b(en|a|al) ingl[eé]s\b|\bпо-?английски\b|\bна английск\w*\b"
+    r"^\s*(in )?english\s*(please|pls|plz)?\s*[.!?]*\s*$|^\s*(en )?ingl[eé]s\s*(por ?favor|porfa)?\s*[.!?]*\s*$|^\s*(по-?английски|на английском)\s*(пожалуйста|плиз)?\s*[.!?]*\s*$|\b(do|say|continue|keep going|carry on|go on|run|write|answer|can (u|you|we)|could (u|you|we))\b.{0,30}\bin english\b|\b(switch|change|go|talk|speak|answer|reply|respond|write)\b.{0,25}\benglish\b|\bin english,? please\b|\b(en|a|al) ingl[eé]s\b|\bпо-?английски\b|\bна английск\w*\b"
 );
 
 /// The language an explicit request asks the replies to switch to.
@@ -89,7 +89,13 @@ pub fn is_ack(text: &str) -> bool {
     // A stall is short: "found it. flare nut was loose" goes on to say something.
     let words = rest.split_whitespace().count();
     let led = rest.len() < t.len();
+    // "hang on grabbing jumper leads from the truck", "un momento, voy por
+    // los caimanes": a stall word, then an action under way.
+    let after_stall = STALL
+        .find(rest)
+        .map(|m| rest[m.end()..].trim_matches(|c: char| c.is_whitespace() || ",.!;:-".contains(c)));
     let stall = (words <= 6 && STALL.is_match(rest))
+        || (words <= 16 && after_stall.is_some_and(|a| a.is_empty() || DOING.is_match(a)))
         // "ok pulling the speed switch to get at the fuse", "ok, voy a
         // desconectar el motor": after an acknowledgment, an action under
         // way is still no result.

@@ -154,6 +154,15 @@ impl<'a> Turn<'a> {
     /// The symptom a message names (the longest match over the catalog),
     /// leaving out the procedure `except`.
     pub(super) fn symptom_named(&self, text: &str, except: Option<&str>) -> Option<(usize, usize)> {
+        // "El aire del techo tampoco enfría": "tampoco" is the "no" of a
+        // second complaint.
+        let negated;
+        let text = if TAMPOCO.is_match(text) {
+            negated = TAMPOCO.replace_all(text, "no").into_owned();
+            negated.as_str()
+        } else {
+            text
+        };
         let mut best: Option<(usize, usize, usize)> = None; // (len, proc, symptom)
         for (pi, p) in self.engine.catalog.procedures.iter().enumerate() {
             if Some(p.system.as_str()) == except {
@@ -393,3 +402,5 @@ impl<'a> Turn<'a> {
         )
     }
 }
+
+pattern!(TAMPOCO, r"\btampoco\b");
