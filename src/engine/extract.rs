@@ -41,6 +41,8 @@ pub enum Basis {
     Asked,
     /// The technician confirmed a tentative reading.
     Confirmed,
+    /// A corrected number for a reading given before ("12.17 not 12.7").
+    Corrected,
 }
 
 impl Basis {
@@ -54,6 +56,7 @@ impl Basis {
             Basis::TestResult => "test_result",
             Basis::Asked => "asked",
             Basis::Confirmed => "confirmed",
+            Basis::Corrected => "corrected",
         }
     }
 }
@@ -1188,6 +1191,92 @@ pub fn split_stated(text: &str) -> (String, String) {
     };
     (cause, fix.join(", "))
 }
+
+pattern!(
+    /// "12.17 not 12.7", "40, no 50", "9.8 а не 12": the corrected number,
+    /// then the one it replaces.
+    NUMBER_NOT_NUMBER,
+    r"(?P<new>\d{1,6}(?:[.,]\d{1,4})?)\s*(?:[a-zа-я°µ]{0,6}\s*)?,?\s*(?:not|no|а не|не)\s+(?P<old>\d{1,6}(?:[.,]\d{1,4})?)\b"
+);
+
+/// A correction that gives only a number ("wait i misread, that was 12.17
+/// not 12.7", "perdón, fueron 40, no 50"): the reading it corrects is the
+/// latest measurement recorded with the replaced number, else the latest
+/// one the new number is a plausible reading of. `recorded` is the current
+/// step facts, oldest first, as (step, value).
+pub fn corrected_reading(
+    proc: &Procedure,
+    recorded: &[(usize, Option<f64>)],
+    text: &str,
+) -> Option<StepAnswer> {
+    if !understand::is_correction(text) && !APOLOGY_LEAD.is_match(text)
+        || READING_MOVED.is_match(text)
+    {
+        return None;
+    }
+    let parse = |s: &str| s.replace(',', ".").parse::<f64>().ok();
+    let (new, old) = match NUMBER_NOT_NUMBER.captures(text) {
+        Some(c) => (parse(&c["new"])?, parse(&c["old"])),
+        None => (lone_number(text).or_else(|| bare_number(text))?, None),
+    };
+    let measurements = recorded.iter().rev().filter(|(i, _)| {
+        proc.steps[*i].kind == StepKind::Measurement && proc.steps[*i].unit.is_some()
+    });
+    let plausible = |i: usize| {
+        let step = &proc.steps[i];
+        new >= 0.0 && new <= step.max * 2.5 && new >= step.min * 0.2
+    };
+    // "La resistencia marca 4.4 no 44": the step the message names; a
+    // message naming another part ("that 118 was at the outlet, not the
+    // module") moves a reading, which this does not read.
+    let named = proc
+        .steps
+        .iter()
+        .enumerate()
+        .filter(|(_, st)| st.kind == StepKind::Measurement && st.unit.is_some())
+        .filter_map(|(i, st)| st.subject.longest_match(text).map(|len| (len, i)))
+        .max_by_key(|(len, _)| *len)
+        .map(|(_, i)| i);
+    if named.is_none() && proc.components.iter().any(|c| c.names.is_match(text)) {
+        return None;
+    }
+    let step = match (named, old) {
+        (Some(i), _) => Some(i),
+        (None, Some(old)) => measurements
+            .clone()
+            .find(|(_, v)| v.is_some_and(|v| (v - old).abs() < 1e-9))
+            .or_else(|| measurements.clone().find(|(i, _)| plausible(*i)))
+            .map(|(i, _)| *i),
+        (None, None) => measurements
+            .clone()
+            .find(|(i, _)| plausible(*i))
+            .map(|(i, _)| *i),
+    }?;
+    let unit = proc.steps[step].unit?;
+    let quantity = Quantity { value: new, unit };
+    let outcome = proc.steps[step].classify(&quantity)?;
+    Some(StepAnswer {
+        step,
+        outcome: outcome.name.clone(),
+        quantity: Some(quantity),
+        clause: text.to_string(),
+        signal: outcome.signal,
+        basis: Basis::Corrected,
+    })
+}
+
+pattern!(
+    /// "That 118 was at the outlet, not the module": the reading is moved to
+    /// another place, not given a new number.
+    READING_MOVED,
+    r"\b(was|were|is) (at|on|from|taken at)\b.{0,50}\b(not|no)\b|\b(era|fue|eran) (en|del|de la|de el)\b.{0,50}\bno\b|\b(было|это) (на|в|у)\b.{0,50}\b(а не|не)\b"
+);
+
+pattern!(
+    /// A message that opens by owning up to a slip: "perdón, era 12.6".
+    APOLOGY_LEAD,
+    r"^\s*(my bad|mb|sorry|oops|whoops|my mistake|perd[oó]n|disculpa|mi error|сорян|сорри|извини\w*|пардон|виноват\w*)\b"
+);
 
 /// A fault the technician states as found, by the catalog's own words for
 /// it ("condenser coil plugged solid w cottonwood fluff", "la resistencia

@@ -188,6 +188,19 @@ pattern!(
     r"^\s*(ok(ay)?,?\s+)?(go\s+)?back( to (the )?(step|question|procedure|diagnosis))?\s*[.!]?\s*$|^\s*(ok(ay)?,?\s+)?(let'?s\s+)?(continue|carry on|resume|got it,? (continue|next))\s*[.!]?\s*$|^\s*(volver|volvamos|regresa|regresemos)( al (paso|procedimiento|diagn[oó]stico))?\s*[.!]?\s*$|^\s*(contin[uú]a|continuemos|sigamos|seguimos)\s*[.!]?\s*$|^\s*(назад|вернуться|вернёмся|вернемся|вернись)( к (шагу|вопросу|диагностике))?\s*[.!]?\s*$|^\s*(продолж\w*|дальше|понял,? дальше)\s*[.!]?\s*$"
 );
 pattern!(
+    /// A question about what a reading should be: "is 20 psi normal?", "es
+    /// suficiente?", "это норма?".
+    pub SPEC_QUESTION,
+    r"\b(normal|ok|okay|enough|too (low|high|much|little)|in spec|spec|should (it|i|that) be|supposed to|acceptable|marginal|good enough|bad|low|high)\b|\b(normal|bien|suficiente|aceptable|mucho|poco|bajo|alto|en rango|dentro de rango)\b|\b(норм\w*|достаточно|много|мало|допустим\w*|в допуске)\b"
+);
+
+pattern!(
+    /// How a check is made: the tools and moves of a measurement.
+    pub METHOD,
+    r"\b(measure|meter|probe|back-?probe|jump|jumper|test|check|read|clamp|thermometer|ir gun|gauge|manometer|manifold|continuity|ohm|volt|amp|terminal|connector|wire|lead|plug|harness|unplug|disconnect)\w*|\b(medir|mido|mida|medici[oó]n|probar|pruebo|checo|checar|revisar|puente|brinc\w*|term[oó]metro|man[oó]metro|mult[ií]metro|continuidad|terminal\w*|conector\w*|cable\w*|desconect\w*)\b|\b(мер\w*|замер\w*|измер\w*|щуп\w*|звонить|прозвон\w*|перемычк\w*|термометр\w*|манометр\w*|тестер\w*|мультиметр\w*|клемм\w*|разъ[её]м\w*|провод\w*|отключ\w*)"
+);
+
+pattern!(
     pub NEW_SYSTEM,
     r"\b(new (issue|complaint|problem)|another (issue|problem|complaint|thing)|also|plus|next complaint|one more thing|while (it'?s|its) here|separate (thing|issue)|side note|unrelated|on top of that|other thing)\b|\b(otro problema|otra cosa|nueva queja|tambi[eé]n|tampoco|adem[aá]s|aparte|ah y|otra falla)\b|\b(другая проблема|ещё|еще|новая жалоба|также|тоже|кроме того|отдельно)\b"
 );

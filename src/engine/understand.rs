@@ -78,6 +78,13 @@ pub fn language_request(text: &str) -> Option<&'static str> {
     }
 }
 
+/// The message is a question: it ends with "?" or opens with a question
+/// word.
+pub fn asks(text: &str) -> bool {
+    let t = text.trim();
+    t.ends_with('?') || t.starts_with('¿') || QUESTION_OPENING.is_match(t)
+}
+
 /// The message only acknowledges or stalls: it states nothing.
 pub fn is_ack(text: &str) -> bool {
     let t = text.trim();

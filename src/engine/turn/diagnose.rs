@@ -45,6 +45,13 @@ impl<'a> Turn<'a> {
             }
             return self.stated_cause(p, false);
         }
+        let corrected = (answers.is_empty() && evidence.is_none())
+            .then(|| extract::corrected_reading(p, &self.recorded_readings(p), &text))
+            .flatten();
+        let answers = match corrected {
+            Some(a) => vec![a],
+            None => answers,
+        };
         if answers.is_empty() && evidence.is_none() {
             if let Some((step, outcome)) = extract::tentative(p, active, &text) {
                 return self.confirm(p, step, outcome);
@@ -52,10 +59,23 @@ impl<'a> Turn<'a> {
             let unsure = extract::clauses(&text)
                 .iter()
                 .any(|c| lexicon::UNSURE.is_match(c) || understand::cannot_check(c));
+            // "Is 18 psi enough for the fill valve?", "IR gun or a probe in
+            // the vent?": a question about the check gets the check's
+            // spec or method, and the step stays open.
+            if !unsure && understand::asks(&text) && self.about_the_check(p, active, &text) {
+                return if lexicon::SPEC_QUESTION.is_match(&text) {
+                    self.subflow(p, Submode::Explain, "EXPLAIN")
+                } else {
+                    self.subflow(p, Submode::Howto, "HOWTO")
+                };
+            }
             let (intent, transition, reply) = self.unclear();
             return (if unsure { "UNSURE" } else { intent }, transition, reply);
         }
-        let intent = if understand::is_correction(&text) && !answers.is_empty() {
+        let intent = if (understand::is_correction(&text)
+            || answers.iter().any(|a| a.basis == extract::Basis::Corrected))
+            && !answers.is_empty()
+        {
             "CORRECTION"
         } else {
             intent
@@ -97,6 +117,34 @@ impl<'a> Turn<'a> {
             TransitionId::D4Terminal
         };
         (intent, transition, reply)
+    }
+
+    /// A question about the asked check, not a policy or coverage question
+    /// for the knowledge store: it names the check's part or subject, gives
+    /// a number, or asks about a method ("IR gun or a probe?").
+    fn about_the_check(&self, p: &Procedure, active: Option<usize>, text: &str) -> bool {
+        let Some(step) = active.map(|i| &p.steps[i]) else {
+            return false;
+        };
+        step.subject.is_match(text)
+            || step
+                .component
+                .is_some_and(|c| p.components[c].names.is_match(text))
+            || text.contains(|c: char| c.is_ascii_digit())
+            || lexicon::METHOD.is_match(text)
+    }
+
+    /// The current step facts of `p`, oldest first, with their readings.
+    fn recorded_readings(&self, p: &Procedure) -> Vec<(usize, Option<f64>)> {
+        self.st
+            .facts
+            .iter()
+            .filter(|f| f.is_current())
+            .filter_map(|f| {
+                let i = p.step_index(&f.subject)?;
+                Some((i, f.value.as_deref().and_then(|v| v.parse().ok())))
+            })
+            .collect()
     }
 
     /// A fault the technician states in the catalog's words ("condenser
