@@ -440,8 +440,10 @@ fn outcome_in(
             // can read: not a count, a time or a rating far off its range.
             let number = bare_number(clause).or_else(|| lone_number(clause));
             if let Some(v) = number {
-                let plausible =
-                    g.sole_number && v >= 0.0 && v <= step.max * 2.5 && v >= step.min * 0.2;
+                let plausible = g.sole_number
+                    && v >= 0.0
+                    && v <= step.max * 2.5
+                    && (v >= step.min * 0.2 || v == 0.0);
                 if (g.is_active && (g.bare || plausible)) || g.named {
                     let q = Quantity { value: v, unit };
                     let o = step.classify(&q)?;
