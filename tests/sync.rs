@@ -18,7 +18,7 @@ use servicedesk::api;
 use servicedesk::desk::Desk;
 use servicedesk::store::outbox_items::{self as items, PhotoItem};
 use servicedesk::store::{NewSession, Session, Unit};
-use servicedesk::sync::{self, Stopped, SyncConfig, SyncState, Syncer, TokenSource};
+use servicedesk::sync::{self, OutboxStatus, Stopped, SyncConfig, SyncState, Syncer, TokenSource};
 
 use portal::{Fault, Portal, ALL_FAULTS};
 use sync_seed::{seed_session, test_sync_config, SessionShape};
@@ -255,7 +255,7 @@ async fn a_409_is_a_conflict_with_both_revisions_and_does_not_loop() {
     let conflicts: Vec<_> = status
         .problems
         .iter()
-        .filter(|p| p.status == "conflict")
+        .filter(|p| p.status == OutboxStatus::Conflict)
         .collect();
     for c in &conflicts {
         let e: Value = serde_json::from_str(c.last_error.as_deref().unwrap()).unwrap();
@@ -279,7 +279,7 @@ async fn a_409_is_a_conflict_with_both_revisions_and_does_not_loop() {
     );
     // Retry re-queues with the same key; the portal says 409 again.
     let item = sync::retry(&desk, &conflicts[0].id).await.unwrap();
-    assert_eq!(item.status, "pending");
+    assert_eq!(item.status, OutboxStatus::Pending);
     syncer.run_until_idle(Duration::from_secs(5)).await.unwrap();
     {
         let st = portal.lock();
@@ -848,8 +848,8 @@ async fn a_photo_that_is_not_sent_blocks_its_report_with_a_reason() {
     ] {
         let att = item_of(&desk, &s.id, "attachment").await;
         let rep = item_of(&desk, &s.id, "report").await;
-        assert_eq!(att.status, "failed", "{att:?}");
-        assert_eq!(rep.status, "pending", "{rep:?}");
+        assert_eq!(att.status, OutboxStatus::Failed, "{att:?}");
+        assert_eq!(rep.status, OutboxStatus::Pending, "{rep:?}");
         let why = rep.last_error.as_deref().unwrap();
         assert!(
             why.starts_with("blocked: photo") && why.contains(&photo.sha256),

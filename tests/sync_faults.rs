@@ -24,7 +24,7 @@ use sha2::{Digest, Sha256};
 
 use servicedesk::desk::Desk;
 use servicedesk::store::{NewSession, Unit};
-use servicedesk::sync::{self, SyncConfig, Syncer, TokenSource};
+use servicedesk::sync::{self, OutboxStatus, SyncConfig, Syncer, TokenSource};
 
 use portal::{Portal, ALL_FAULTS};
 use sync_seed::{seed_session, test_sync_config, SessionShape};
@@ -329,7 +329,7 @@ async fn a_thousand_items_through_thirty_percent_faults_and_outages_arrive_exact
     let conflicts: Vec<_> = status
         .problems
         .iter()
-        .filter(|p| p.status == "conflict")
+        .filter(|p| p.status == OutboxStatus::Conflict)
         .collect();
     let want_conflicts: usize = {
         let rows: Vec<(String,)> =

@@ -227,7 +227,7 @@ fn print_status(st: &servicedesk::sync::SyncStatus) {
         println!(
             "  {} {} {} {}: {}",
             item.id,
-            item.status,
+            item.status.as_str(),
             item.kind,
             item.target,
             item.last_error.as_deref().unwrap_or("")

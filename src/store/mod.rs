@@ -10,9 +10,11 @@
 mod artifacts;
 mod models;
 mod outbox;
+pub mod outbox_delivery;
 pub mod outbox_items;
 mod reports;
 mod sessions;
+pub mod settings;
 mod turns;
 
 use std::path::Path;

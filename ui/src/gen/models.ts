@@ -283,7 +283,7 @@ stated?: StatedCause | null, };
 /**
  * A pending, failed or conflicting item, for status displays.
  */
-export type ItemInfo = { id: string, session_id: string | null, kind: string, target: string, status: string, attempts: number, next_attempt_at: string | null, last_error: string | null, http_status: number | null, created_at: string, };
+export type ItemInfo = { id: string, session_id: string | null, kind: string, target: string, status: OutboxStatus, attempts: number, next_attempt_at: string | null, last_error: string | null, http_status: number | null, created_at: string, };
 
 /**
  * Where a background export stands.
@@ -343,6 +343,11 @@ arrears_amount: Money, created_at: string, };
 export type OrderList = { orders: Array<OrderInfo>, };
 
 export type OrdersRequest = { plate_no?: string | null, city_code?: string | null, };
+
+/**
+ * Where an outbox item stands.
+ */
+export type OutboxStatus = "pending" | "done" | "failed" | "conflict";
 
 /**
  * A payload as written in JSON. Fields are kept loose here (strings, options)

@@ -1,10 +1,11 @@
-//! Sync settings kept in the data dir's database: the portal URL and the
-//! sync pause. Never the token: that lives in the OS keyring (`credentials`).
+//! The data dir's settings table, a key and a text (or JSON) value: the
+//! portal URL, the sync pause and the last known reachability. Never the
+//! portal token: that lives in the OS keyring (`sync::credentials`).
 
 use serde::{de::DeserializeOwned, Serialize};
 use sqlx::SqlitePool;
 
-use crate::store::{now, StoreError};
+use super::{now, StoreError};
 
 pub const KEY_PORTAL_URL: &str = "portal.url";
 pub const KEY_PAUSE: &str = "sync.pause";
