@@ -7,6 +7,7 @@ use ts_rs::TS;
 
 use super::AppError;
 use crate::desk::Desk;
+use crate::sync::credentials::TokenStore;
 use crate::sync::{self, ItemInfo, SyncError, SyncStatus, TokenOrigin, TokenSource};
 
 impl From<SyncError> for AppError {
@@ -65,10 +66,9 @@ pub struct PortalSettings {
     pub token_origin: Option<TokenOrigin>,
     /// The token's last four characters (empty for short tokens); never the token.
     pub token_last4: Option<String>,
-    /// Where a stored token is kept: secret-service | keyutils | keychain |
-    /// credential-manager | memory (Linux: Secret Service on a desktop,
+    /// Where a stored token is kept (Linux: Secret Service on a desktop,
     /// kernel keyutils when there is no D-Bus session or no provider).
-    pub token_store: String,
+    pub token_store: TokenStore,
     /// Why the keyring could not be read, if it could not.
     pub keyring_error: Option<String>,
 }
@@ -126,7 +126,7 @@ pub async fn portal_settings_with(
         token_set,
         token_origin,
         token_last4,
-        token_store: tokens.store_kind().as_str().to_owned(),
+        token_store: tokens.store_kind(),
         keyring_error,
     })
 }

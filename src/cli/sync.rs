@@ -198,13 +198,13 @@ fn print_settings(out: &s::PortalSettings, json: bool) {
     );
     let from = match out.token_origin {
         Some(servicedesk::sync::TokenOrigin::Env) => "from SERVICEDESK_PORTAL_TOKEN".to_owned(),
-        _ => format!("in {}", out.token_store),
+        _ => format!("in {}", out.token_store.as_str()),
     };
     match (&out.token_last4, &out.keyring_error) {
         (Some(l4), _) if !l4.is_empty() => println!("token: set ({from}), ending in {l4}"),
         (Some(_), _) => println!("token: set ({from})"),
         (None, Some(e)) => println!("token: unknown ({e})"),
-        (None, None) => println!("token: not set (store: {})", out.token_store),
+        (None, None) => println!("token: not set (store: {})", out.token_store.as_str()),
     }
 }
 

@@ -41,7 +41,6 @@ impl std::fmt::Debug for TokenSource {
     }
 }
 
-/// Where a token came from, for status displays.
 /// Which store holds the token, for status displays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, TS)]
 #[serde(rename_all = "kebab-case")]

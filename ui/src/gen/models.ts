@@ -420,11 +420,10 @@ token_origin: TokenOrigin | null,
  */
 token_last4: string | null, 
 /**
- * Where a stored token is kept: secret-service | keyutils | keychain |
- * credential-manager | memory (Linux: Secret Service on a desktop,
+ * Where a stored token is kept (Linux: Secret Service on a desktop,
  * kernel keyutils when there is no D-Bus session or no provider).
  */
-token_store: string, 
+token_store: TokenStore, 
 /**
  * Why the keyring could not be read, if it could not.
  */
@@ -830,6 +829,11 @@ export type Tier = {
 up_to_minutes: number | null, unit_price: Money, };
 
 export type TokenOrigin = "env" | "keyring" | "memory";
+
+/**
+ * Which store holds the token, for status displays.
+ */
+export type TokenStore = "secret-service" | "keyutils" | "keychain" | "credential-manager" | "memory";
 
 export type TopicFrame = { submode: Submode, topic: string, 
 /**
