@@ -202,7 +202,7 @@ pattern!(
 
 pattern!(
     pub NEW_SYSTEM,
-    r"\b(new (issue|complaint|problem)|another (issue|problem|complaint|thing)|also|plus|next complaint|one more thing|while (it'?s|its) here|separate (thing|issue)|side note|unrelated|on top of that|other thing)\b|\b(otro problema|otra cosa|nueva queja|tambi[eé]n|tampoco|adem[aá]s|aparte|ah y|otra falla)\b|\b(другая проблема|ещё|еще|новая жалоба|также|тоже|кроме того|отдельно)\b"
+    r"\b(new (issue|complaint|problem)|another (issue|problem|complaint|thing)|also|plus|next complaint|one more thing|while (it'?s|its) here|separate (thing|issue)|side note|unrelated|on top of that|other thing|(customer|cust) (just )?(says|said|mentioned|mentions|wants|reports|also)|while (i'?m|we'?re) (under|in|up) (there|here))\b|\b(otro problema|otra cosa|nueva queja|tambi[eé]n|tampoco|adem[aá]s|aparte|ah y|otra falla|de paso|el cliente (dice|comenta|menciona|quiere|pide))\b|\b(другая проблема|ещё|еще|новая жалоба|также|тоже|кроме того|отдельно)\b"
 );
 
 /// Fixed reply phrases, per session language.
