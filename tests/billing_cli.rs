@@ -24,13 +24,12 @@ fn data(name: &str) -> String {
 fn seeded() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let r = cli_json(dir.path(), &["billing", "seed-demo", "--json"]);
-    // Opening the data dir already seeded the demo once; seed-demo is idempotent.
-    assert_eq!(r["rules"]["unchanged"].as_array().unwrap().len(), 6, "{r}");
-    assert_eq!(
-        r["orders"]["unchanged"].as_array().unwrap().len(),
-        22,
-        "{r}"
-    );
+    // A fresh data dir holds no demo data: seed-demo imports all of it.
+    assert_eq!(r["rules"]["imported"].as_array().unwrap().len(), 6, "{r}");
+    assert_eq!(r["orders"]["imported"].as_array().unwrap().len(), 22, "{r}");
+    // Again: nothing new (idempotent).
+    let again = cli_json(dir.path(), &["billing", "seed-demo", "--json"]);
+    assert_eq!(again["orders"]["unchanged"].as_array().unwrap().len(), 22);
     assert!(r["rules"]["skipped"].as_array().unwrap().is_empty());
     dir
 }

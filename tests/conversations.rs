@@ -254,6 +254,8 @@ fn conversation_scenarios() {
         let tmp = tempfile::tempdir().unwrap();
         rt.block_on(async {
             let mut desk = Desk::open(tmp.path()).await.unwrap();
+            // The billing scenarios ask about the demo rules and orders.
+            desk.billing_seed_demo().await.unwrap();
             let session = desk
                 .new_session(NewSession {
                     complaint: scenario

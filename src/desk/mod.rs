@@ -183,10 +183,8 @@ impl Desk {
         knowledge::ensure_default_set(store.pool(), &catalog)
             .await
             .map_err(StoreError::from)?;
-        // First run: the demo billing rules, their explanations and orders (once).
-        if let Err(e) = crate::billing::demo::ensure_demo(store.pool()).await {
-            tracing::error!("billing demo data: {e}");
-        }
+        // No billing demo data here: a real store starts empty of it
+        // (`billing seed-demo` loads it on request).
         Ok(Desk {
             inner: Arc::new(Inner {
                 data_dir,
