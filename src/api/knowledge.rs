@@ -70,6 +70,13 @@ pub async fn knowledge_search(
         req.asker_language =
             crate::engine::lexicon::detect_language(&req.query).map(str::to_string);
     }
+    // A validity time as people type it (crate::when), passed on in UTC.
+    if let Some(at) = req.at_time.take() {
+        req.at_time = Some(
+            crate::when::to_utc_rfc3339("at_time", &at)
+                .map_err(|e| AppError::new("invalid_input", e.to_string()))?,
+        );
+    }
     let results = desk.knowledge_search(&req).await.map_err(search_error)?;
     Ok(SearchResults { results })
 }
