@@ -2,6 +2,7 @@
 //! the data dir: the SQLite database and the artifact store beside it.
 
 mod billing;
+pub mod billing_eval;
 mod eval;
 mod knowledge_store;
 

@@ -262,14 +262,9 @@ struct Ctx<'a> {
 }
 
 fn billing_context(text: &str, lane: &Lane, just_billed: bool) -> bool {
-    let bare = Read {
-        values: slots::ORDER
-            .captures(text)
-            .and_then(|c| c.get(1))
-            .map(|m| vec![("order_no", m.as_str().to_string())])
-            .unwrap_or_default(),
-        ..Default::default()
-    };
+    // Before the store's codes are known: orders, rule codes and plates by
+    // their form are enough to tell a billing question.
+    let bare = slots::read(text, &Known::default(), None);
     lane.ask.is_some()
         || intents::classify(text, &bare).is_some()
         || (just_billed && lane.shown.is_some())
