@@ -265,7 +265,7 @@ fn billing_context(text: &str, lane: &Lane, just_billed: bool) -> bool {
     // Before the store's codes are known: orders, rule codes and plates by
     // their form are enough to tell a billing question.
     let bare = slots::read(text, &Known::default(), None);
-    lane.ask.is_some()
+    (lane.ask.is_some() && just_billed)
         || intents::classify(text, &bare).is_some()
         || (just_billed && lane.shown.is_some())
         || (!lane.history.is_empty()
@@ -339,7 +339,11 @@ fn route(ctx: &Ctx, mut lane: Lane, just_billed: bool) -> Result<Option<TurnOutc
     let text = ctx.text;
     let intent = intents::classify(text, &ctx.read);
 
-    // 1. A pending slot question takes the reply.
+    // 1. A pending slot question takes the reply right after it was asked;
+    // once another lane has answered, the question is stale and dropped.
+    if !just_billed {
+        lane.ask = None;
+    }
     if let Some(ask) = lane.ask.clone() {
         if CANCEL.is_match(text) {
             lane.ask = None;
@@ -367,6 +371,18 @@ fn route(ctx: &Ctx, mut lane: Lane, just_billed: bool) -> Result<Option<TurnOutc
         let new_root = intent.is_some_and(|i| {
             i != ask.intent || ctx.read.values.iter().any(|(n, _)| *n != ask.slot)
         });
+        // A sentence about something else ("roof ac not cooling") is not an
+        // attempt at the value: the other lanes take it, and the question
+        // goes stale.
+        let elsewhere = ctx.read.values.is_empty()
+            && ctx.read.date.is_none()
+            && ctx.read.rejected.is_empty()
+            && text.split_whitespace().count() >= 3
+            && !billing_words(text)
+            && slots::bare_answer(text, &ask.slot, &ctx.known).is_err();
+        if elsewhere && intent.is_none() {
+            return Ok(None);
+        }
         if !new_root {
             return answer_ask(ctx, lane, ask).map(Some);
         }

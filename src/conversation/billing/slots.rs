@@ -337,14 +337,21 @@ pub fn plate_region(plate: &str, known: &Known) -> Option<String> {
     if !plate.chars().any(|c| c.is_ascii_digit()) {
         return None;
     }
-    let defaults;
-    let patterns = if known.plate_patterns.is_empty() {
-        defaults = default_plate_patterns();
-        &defaults
-    } else {
-        &known.plate_patterns
-    };
-    patterns.iter().find_map(|p| {
+    static DEFAULTS: LazyLock<Vec<(String, Regex)>> = LazyLock::new(|| {
+        default_plate_patterns()
+            .into_iter()
+            .map(|p| (p.region, re(&p.pattern)))
+            .collect()
+    });
+    if known.plate_patterns.is_empty() {
+        return DEFAULTS
+            .iter()
+            .find(|(_, r)| r.is_match(plate))
+            .map(|(region, _)| region.clone());
+    }
+    // The shop's patterns (checked by the Desk when it read them; one that
+    // does not compile here matches nothing).
+    known.plate_patterns.iter().find_map(|p| {
         regex::RegexBuilder::new(&p.pattern)
             .size_limit(1 << 20)
             .build()
