@@ -293,6 +293,9 @@ pub(super) fn run(ctx: &Ctx, mut lane: Lane, mut plan: Plan) -> Result<TurnOutco
             if let Some(d) = &date {
                 covered.push(format!("{} {}", w.entered_in, d.label));
             }
+            if let Some(lot) = ctx.read.get("lot_code") {
+                not_covered.push(format!("{lot}: {}", w.by_lot));
+            }
             let mut text = format!(
                 "{plate} {city}: {} ({}), {}",
                 s(&facts, "status"),
