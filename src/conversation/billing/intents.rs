@@ -54,7 +54,7 @@ static VERIFY: LazyLock<Regex> = LazyLock::new(|| {
 });
 static RULE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(rule|tariff|rates?|pricing|regla\w*|tarifa\w*|правил\w*|тариф\w*)\b|规则|收费标准|怎么收费|计费",
+        r"(?i)\b(rules?|tariffs?|rates?|pricing|regla\w*|tarifa\w*|правил\w*|тариф\w*)\b|规则|收费标准|怎么收费|计费",
     )
 });
 static RULE_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {

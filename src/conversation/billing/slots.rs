@@ -130,7 +130,7 @@ static PLATE_NAMED: LazyLock<Regex> = LazyLock::new(|| {
 });
 static PLATE_BARE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(\p{Han}[A-Z][A-Z0-9]{4,6})|\b([0-9][A-Z]{2,3}[0-9]{2,4}|[A-Z]{2,3}[0-9]{3,5}|[0-9]{4}[A-Z]{3})\b",
+        r"(\p{Han}[A-Za-z][A-Za-z0-9]{4,6})|\b([0-9][A-Z]{2,3}[0-9]{2,4}|[A-Z]{2,3}[0-9]{3,5}|[0-9]{4}[A-Z]{3})\b",
     )
 });
 static LOT: LazyLock<Regex> = LazyLock::new(|| {
@@ -141,8 +141,8 @@ static LOT: LazyLock<Regex> = LazyLock::new(|| {
 /// A city named after its keyword: a value that must validate.
 static CITY_NAMED: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)\b(?:city|ciudad|город\w*)\s+([A-Z]{2,4})\b|城市\s*([A-Z]{2,4})"));
-/// "in SH": upper case only, and taken only when the store knows it.
-static CITY_WEAK: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:in|en|в)\s+([A-Z]{2,3})\b"));
+/// "in SH", "in sh": taken only when the store knows the code.
+static CITY_WEAK: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(?:in|en|в)\s+([A-Z]{2,3})\b"));
 static CITY_NAMES: &[(&str, &str)] = &[
     ("上海", "SH"),
     ("shanghai", "SH"),
@@ -607,6 +607,11 @@ mod tests {
         assert_eq!(r.get("city_code"), Some("SH"));
         let r = read("arrears for plate 沪B20009 in LA", &k, None);
         assert!(!r.has("city_code") && r.rejected.is_empty(), "{r:?}");
+        let r = read("rules for lot b in sh, is it in the list", &k, None);
+        assert_eq!(r.get("city_code"), Some("SH"));
+        assert_eq!(r.get("lot_code"), Some("LOT-B"));
+        let r = read("does 沪b20009 owe anyting", &k, None);
+        assert_eq!(r.get("plate_no"), Some("沪B20009"));
         let r = read("rule for city XYZ lot A", &k, None);
         assert_eq!(r.rejected[0].slot, "city_code");
         let r = read("explain the rule for lot Z", &k, None);
