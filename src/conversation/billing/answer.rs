@@ -284,7 +284,7 @@ pub(super) fn run(ctx: &Ctx, mut lane: Lane, mut plan: Plan) -> Result<TurnOutco
             let plate = s(&facts, "plate_no");
             let city = s(&facts, "city_code");
             let checked = facts["orders_checked"].as_u64().unwrap_or(0);
-            covered.push(format!("{plate}: {checked} order(s) checked"));
+            covered.push(format!("{plate}: {checked} {}", w.orders_checked));
             covered.push(if city.is_empty() {
                 w.all_cities.to_string()
             } else {
@@ -323,10 +323,11 @@ pub(super) fn run(ctx: &Ctx, mut lane: Lane, mut plan: Plan) -> Result<TurnOutco
                 w.nothing_owed.to_string()
             };
             let summary = format!(
-                "{} {} ({} order(s) checked)",
+                "{} {} ({} {})",
                 s(&facts, "status"),
                 s(&facts, "total_arrears"),
-                checked
+                checked,
+                w.orders_checked
             );
             (text, conclusion, plate, summary)
         }
@@ -335,7 +336,8 @@ pub(super) fn run(ctx: &Ctx, mut lane: Lane, mut plan: Plan) -> Result<TurnOutco
             lane.focus = Some(order.clone());
             let entry = s(&facts, "entry_time");
             covered.push(format!(
-                "{order}: total, paid, and {rule} v{version} in force at its entry {entry}"
+                "{order}: {} ({rule} v{version}, {entry})",
+                w.verify_covers
             ));
             if let Some(d) = &date {
                 if !d.contains(&entry) {
@@ -508,11 +510,12 @@ pub(super) fn item_facts(
     let text = match &item {
         Some(o) => {
             let mut t = format!(
-                "{}: {} ({}, {}) — total {}, {} {}, → {}.",
+                "{}: {} ({}, {}) — {} {}, {} {}, → {}.",
                 w.facts,
                 o.order_no,
                 o.lot_code,
                 o.entry_time,
+                w.total,
                 o.total_amount,
                 w.paid,
                 o.paid_amount,
@@ -525,7 +528,7 @@ pub(super) fn item_facts(
                     "limited"
                 }
                 .into(),
-                covered: vec![format!("{}: total, paid, arrears", o.order_no)],
+                covered: vec![format!("{}: {}", o.order_no, w.item_covers)],
                 not_covered: std::mem::take(&mut not_covered),
             };
             t.push_str(&format!("\n{}", coverage_line(&cov, w)));
@@ -747,7 +750,8 @@ pub(super) fn recap(ctx: &Ctx, lane: Lane) -> TurnOutcome {
             let mut t = format!("{}:", w.recap_intro);
             for c in &entries {
                 t.push_str(&format!(
-                    "\n- turn {}: {} {} → {}",
+                    "\n- {} {}: {} {} → {}",
+                    w.turn,
                     c.turn,
                     c.intent.name(),
                     c.subject,
