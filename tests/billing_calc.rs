@@ -433,7 +433,11 @@ fn bad_times_and_zones_are_refused() {
     let p = payload(DAY_NIGHT);
     for (tz, entry, needle) in [
         (None, "2026-03-02T08:00:30", "seconds must be :00"),
-        (None, "2026-03-02", "expected a site-local time"),
+        (
+            None,
+            "2026-03-02 9am",
+            "entry: \"2026-03-02 9am\" is not a time we can use: use YYYY-MM-DD, YYYY-MM-DDTHH:MM",
+        ),
         (None, "02/03/2026 08:00", "\"02/03/2026 08:00\""),
         (
             Some("Mars/Olympus"),
@@ -446,6 +450,9 @@ fn bad_times_and_zones_are_refused() {
             .to_string();
         assert!(e.contains(needle), "{entry}: {e}");
     }
+    // A date alone is accepted: its midnight.
+    let b = simulate_text(&p, None, "2026-03-02", "2026-03-02T09:00").unwrap();
+    assert_eq!(b.total.to_string(), "4.00");
 }
 
 /// A day/night payload with one segment changed by `edit`.

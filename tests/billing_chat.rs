@@ -1,6 +1,6 @@
 //! The RAG-000 scenarios asked in the chat, as a service writer would type
 //! them (English and Chinese): each named order is verified through the
-//! billing lane against the demo data a fresh store is seeded with, and the
+//! billing lane against the demo data (`billing_seed_demo`), and the
 //! reply carries the expected amount, the verdict, and a citation of the
 //! explanation of the rule version the scenario expects. The arrears
 //! scenario answers with the plate's arrears.
@@ -13,6 +13,7 @@ use servicedesk::Desk;
 async fn scenario_questions_are_answered_with_the_expected_facts_and_citations() {
     let dir = tempfile::tempdir().unwrap();
     let desk = Desk::open(dir.path()).await.unwrap();
+    desk.billing_seed_demo().await.unwrap();
     let text = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/billing/scenarios.jsonl"),
     )

@@ -24,13 +24,12 @@ fn data(name: &str) -> String {
 fn seeded() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let r = cli_json(dir.path(), &["billing", "seed-demo", "--json"]);
-    // Opening the data dir already seeded the demo once; seed-demo is idempotent.
-    assert_eq!(r["rules"]["unchanged"].as_array().unwrap().len(), 6, "{r}");
-    assert_eq!(
-        r["orders"]["unchanged"].as_array().unwrap().len(),
-        22,
-        "{r}"
-    );
+    // A fresh data dir holds no demo data: seed-demo imports all of it.
+    assert_eq!(r["rules"]["imported"].as_array().unwrap().len(), 6, "{r}");
+    assert_eq!(r["orders"]["imported"].as_array().unwrap().len(), 22, "{r}");
+    // Again: nothing new (idempotent).
+    let again = cli_json(dir.path(), &["billing", "seed-demo", "--json"]);
+    assert_eq!(again["orders"]["unchanged"].as_array().unwrap().len(), 22);
     assert!(r["rules"]["skipped"].as_array().unwrap().is_empty());
     dir
 }
@@ -582,4 +581,95 @@ fn rule_explanations_are_in_the_knowledge_store_with_the_payloads_numbers() {
         ],
     );
     assert_eq!(r["total_amount"], "7.50");
+}
+
+/// Times as people type them (issue 19): a date, a local date-time without
+/// seconds or offset, and RFC 3339, for every flag that takes a time; a bad
+/// one names the flag's field and the accepted forms.
+#[test]
+fn times_as_people_type_them_everywhere() {
+    let dir = seeded();
+    let d = dir.path();
+    // SH-DAYNIGHT-STD v2 prices SH LOT-A in March: 08:00-09:05 is 7.50 whatever the form.
+    for (entry, exit) in [
+        ("2026-03-02T08:00", "2026-03-02T09:05"),
+        ("2026-03-02 08:00", "2026-03-02T09:05:00"),
+        ("2026-03-02T00:00:00Z", "2026-03-02T01:05Z"),
+        ("2026-03-02T08:00+08:00", "2026-03-02T09:05:00+08:00"),
+    ] {
+        let r = cli_json(
+            d,
+            &[
+                "billing", "simulate", "--city", "SH", "--lot", "LOT-A", "--entry", entry,
+                "--exit", exit, "--json",
+            ],
+        );
+        assert_eq!(r["total_amount"], "7.50", "{entry} → {exit}: {r}");
+    }
+    // A date alone is its midnight: 00:00 to 08:30 is night (free) then 30 min of day.
+    let r = cli_json(
+        d,
+        &[
+            "billing",
+            "simulate",
+            "--city",
+            "SH",
+            "--lot",
+            "LOT-A",
+            "--entry",
+            "2026-03-02",
+            "--exit",
+            "2026-03-02T08:30",
+            "--json",
+        ],
+    );
+    assert_eq!(r["total_amount"], "2.50", "{r}");
+    for (flag, args) in [
+        (
+            "entry",
+            ["--entry", "yesterday", "--exit", "2026-03-02T09:00"],
+        ),
+        (
+            "exit",
+            ["--entry", "2026-03-02T08:00", "--exit", "02/03/2026"],
+        ),
+    ] {
+        let mut all = vec!["billing", "simulate", "--city", "SH", "--lot", "LOT-A"];
+        all.extend(args);
+        let e = error_of(d, &all);
+        assert!(
+            e.starts_with(&format!("error: invalid_time: {flag}: ")),
+            "{e}"
+        );
+        assert!(
+            e.contains("YYYY-MM-DD, YYYY-MM-DDTHH:MM (local time) or RFC 3339"),
+            "{e}"
+        );
+    }
+    // The knowledge store's validity time takes the same forms.
+    for at in [
+        "2025-06-01",
+        "2025-06-01T12:00",
+        "2025-06-01T12:00:00+02:00",
+    ] {
+        cli_json(
+            d,
+            &["knowledge", "search", "lot rule", "--at", at, "--json"],
+        );
+    }
+    let e = error_of(
+        d,
+        &[
+            "knowledge",
+            "search",
+            "lot rule",
+            "--at",
+            "June 1st",
+            "--json",
+        ],
+    );
+    assert!(
+        e.starts_with("error: invalid_input: at_time: \"June 1st\" is not a time: use YYYY-MM-DD"),
+        "{e}"
+    );
 }

@@ -576,7 +576,7 @@ fn bad_input_is_refused_with_line_and_field_and_stores_nothing() {
 }
 
 #[test]
-fn re_import_is_idempotent_and_the_demo_seeds_once() {
+fn re_import_is_idempotent_and_the_demo_loads_only_on_request() {
     let db = Db::seeded();
     let before = db.counts();
     assert_eq!(
@@ -598,21 +598,17 @@ fn re_import_is_idempotent_and_the_demo_seeds_once() {
     assert_eq!(ex.unchanged, 6);
     assert_eq!(db.counts(), before);
 
-    // ensure_demo: seeds a fresh store once, then never again, even after
-    // the user deleted the demo orders.
+    // Nothing seeds itself: a store nobody seeded holds no demo data.
     let fresh = Db::new();
-    let first = fresh
-        .run(|p| async move { demo::ensure_demo(&p).await })
-        .unwrap();
-    assert!(first.is_some());
-    fresh
-        .run(|p| async move { sqlx::query("DELETE FROM parking_orders").execute(&p).await })
-        .unwrap();
-    let second = fresh
-        .run(|p| async move { demo::ensure_demo(&p).await })
-        .unwrap();
-    assert!(second.is_none());
-    assert_eq!(fresh.counts().orders, 0);
+    assert_eq!(
+        fresh.counts(),
+        Counts {
+            rules: 0,
+            versions: 0,
+            orders: 0,
+            changes: 0
+        }
+    );
 }
 
 #[test]
@@ -717,7 +713,13 @@ fn the_api_dispatches_billing_commands() {
             let desk = desk.clone();
             async move { servicedesk::api::dispatch(&desk, c, v).await }
         };
-        // Desk::open seeded the demo data.
+        // A fresh data dir holds no demo data; billing_seed_demo loads it.
+        let rules = call("billing_rules", json!({})).await.unwrap();
+        assert_eq!(rules["rules"].as_array().unwrap().len(), 0);
+        let orders = call("billing_orders", json!({})).await.unwrap();
+        assert_eq!(orders["orders"].as_array().unwrap().len(), 0);
+        let r = call("billing_seed_demo", json!({})).await.unwrap();
+        assert_eq!(r["orders"]["imported"].as_array().unwrap().len(), 22);
         let rules = call("billing_rules", json!({})).await.unwrap();
         assert_eq!(rules["rules"].as_array().unwrap().len(), 5);
         let sim = call(

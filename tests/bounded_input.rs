@@ -12,8 +12,14 @@ use std::time::{Duration, Instant};
 
 /// Run the CLI with stdin an open pipe nobody writes to (so a read of
 /// `/dev/stdin` would block). Gives up after a generous guard: a command
-/// that blocks on a file is the defect under test.
-fn run(data_dir: &Path, args: &[&str]) -> (bool, String) {
+/// that blocks on a file is the defect under test. Returns whether it
+/// succeeded, its output, and its own peak resident set in bytes (from
+/// `wait4`, so children other tests of this binary run at the same time do
+/// not count).
+// The child is reaped by wait4 below (std cannot give its rusage).
+#[allow(clippy::zombie_processes)]
+fn run(data_dir: &Path, args: &[&str]) -> (bool, String, u64) {
+    use std::io::Read;
     let mut child = Command::new(common::BIN)
         .arg("--data-dir")
         .arg(data_dir)
@@ -25,11 +31,27 @@ fn run(data_dir: &Path, args: &[&str]) -> (bool, String) {
         .spawn()
         .unwrap();
     let _stdin = child.stdin.take();
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let _ = r.read_to_end(&mut buf);
+            buf
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().unwrap()));
+    let stderr = drain(Box::new(child.stderr.take().unwrap()));
+    let pid = child.id() as libc::pid_t;
     let guard = Instant::now() + Duration::from_secs(120);
+    let mut status = 0;
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
     loop {
-        if child.try_wait().unwrap().is_some() {
+        // SAFETY: wait4 on our own child's pid, with valid out-pointers.
+        #[allow(unsafe_code)]
+        let got = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, usage.as_mut_ptr()) };
+        if got == pid {
             break;
         }
+        assert_eq!(got, 0, "wait4 failed");
         if Instant::now() > guard {
             let _ = child.kill();
             let _ = child.wait();
@@ -37,28 +59,16 @@ fn run(data_dir: &Path, args: &[&str]) -> (bool, String) {
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    let out = child.wait_with_output().unwrap();
+    // SAFETY: wait4 returned the child's pid, so it filled `usage`.
+    #[allow(unsafe_code)]
+    let usage = unsafe { usage.assume_init() };
     let text = format!(
         "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
+        String::from_utf8_lossy(&stdout.join().unwrap()),
+        String::from_utf8_lossy(&stderr.join().unwrap())
     );
-    (out.status.success(), text)
-}
-
-/// The largest resident set of any child waited for so far, in bytes.
-fn children_max_rss() -> u64 {
-    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
-    // SAFETY: getrusage fills the struct it is given.
-    #[allow(unsafe_code)]
-    let usage = unsafe {
-        assert_eq!(
-            libc::getrusage(libc::RUSAGE_CHILDREN, usage.as_mut_ptr()),
-            0
-        );
-        usage.assume_init()
-    };
-    usage.ru_maxrss as u64 * 1024
+    let ok = libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
+    (ok, text, usage.ru_maxrss as u64 * 1024)
 }
 
 #[test]
@@ -89,6 +99,7 @@ fn fifos_devices_and_huge_files_are_refused_by_every_file_taking_command() {
         ("/dev/stdin", &["a FIFO"]),
         (sparse.to_str().unwrap(), &["MiB)", "at most 4 MB"]),
     ];
+    let mut max_rss = 0;
     let commands: Vec<Vec<&str>> = vec![
         vec!["artifact", "add", &session, "{}"],
         vec![
@@ -114,7 +125,8 @@ fn fifos_devices_and_huge_files_are_refused_by_every_file_taking_command() {
                 .iter()
                 .map(|a| if *a == "{}" { path } else { a })
                 .collect();
-            let (ok, text) = run(d, &args);
+            let (ok, text, rss) = run(d, &args);
+            max_rss = max_rss.max(rss);
             assert!(!ok, "{args:?} must fail: {text}");
             // `knowledge ingest` refuses a name that is not .md before reading.
             let named = words.iter().any(|w| text.contains(w))
@@ -124,11 +136,10 @@ fn fifos_devices_and_huge_files_are_refused_by_every_file_taking_command() {
         }
     }
     // Nothing was read into memory: every child stayed small.
-    let rss = children_max_rss();
     assert!(
-        rss < 100 * 1024 * 1024,
+        max_rss < 100 * 1024 * 1024,
         "a command grew to {} MB",
-        rss / (1024 * 1024)
+        max_rss / (1024 * 1024)
     );
     // Nothing was attached or imported.
     let list = common::cli_json(d, &["artifact", "list", &session, "--json"]);
@@ -140,7 +151,7 @@ fn a_chat_script_with_invalid_utf8_is_refused_naming_its_line() {
     let dir = tempfile::tempdir().unwrap();
     let script = dir.path().join("script.txt");
     std::fs::write(&script, b"the roof fan does not work\nfuse \xff blown\n").unwrap();
-    let (ok, text) = run(dir.path(), &["chat", "--script", script.to_str().unwrap()]);
+    let (ok, text, _) = run(dir.path(), &["chat", "--script", script.to_str().unwrap()]);
     assert!(!ok, "{text}");
     assert!(text.contains("not UTF-8 text (line 2"), "{text}");
 }

@@ -75,6 +75,10 @@ struct Expect {
     cites: Option<Vec<String>>,
     /// Whether the knowledge store was searched this turn (from the trace).
     searched: Option<bool>,
+    /// Substrings the trace must contain (what fired, with its values).
+    trace_contains: Option<Vec<String>>,
+    /// Regexes (case-insensitive) the trace must not match.
+    trace_not: Option<Vec<String>>,
 }
 
 fn check(e: &Expect, turn: &Value, history: &[Value], failures: &mut Vec<String>) {
@@ -188,6 +192,18 @@ fn check(e: &Expect, turn: &Value, history: &[Value], failures: &mut Vec<String>
             fail(format!("knowledge search ran: want {want}, got {searched}"));
         }
     }
+    let trace = turn["trace"].as_str().unwrap_or("");
+    for want in e.trace_contains.iter().flatten() {
+        if !trace.contains(want.as_str()) {
+            fail(format!("trace lacks {want:?}"));
+        }
+    }
+    for pat in e.trace_not.iter().flatten() {
+        let re = Regex::new(&format!("(?i){pat}")).expect("trace_not pattern compiles");
+        if re.is_match(trace) {
+            fail(format!("trace matches forbidden {pat:?}"));
+        }
+    }
     let text = turn["reply"]["text"].as_str().unwrap_or("");
     for want in e.reply_contains.iter().flatten() {
         if !text.contains(want.as_str()) {
@@ -254,6 +270,8 @@ fn conversation_scenarios() {
         let tmp = tempfile::tempdir().unwrap();
         rt.block_on(async {
             let mut desk = Desk::open(tmp.path()).await.unwrap();
+            // The billing scenarios ask about the demo rules and orders.
+            desk.billing_seed_demo().await.unwrap();
             let session = desk
                 .new_session(NewSession {
                     complaint: scenario

@@ -14,6 +14,7 @@ mod artifacts;
 mod billing_calc;
 mod billing_chat;
 mod billing_cli;
+mod billing_eval;
 mod billing_oracle_props;
 mod billing_scenarios;
 mod billing_store;

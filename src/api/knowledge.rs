@@ -62,6 +62,17 @@ fn storage(e: sqlx::Error) -> AppError {
     AppError::new("storage", format!("database error: {e}"))
 }
 
+/// A validity time as people type it (`crate::when`), passed on in UTC.
+fn typed_time(q: &mut SearchQuery) -> Result<(), AppError> {
+    if let Some(at) = q.at_time.take() {
+        q.at_time = Some(
+            crate::when::to_utc_rfc3339("at_time", &at)
+                .map_err(|e| AppError::new("invalid_input", e.to_string()))?,
+        );
+    }
+    Ok(())
+}
+
 pub async fn knowledge_search(
     desk: &Desk,
     mut req: SearchQuery,
@@ -70,6 +81,7 @@ pub async fn knowledge_search(
         req.asker_language =
             crate::engine::lexicon::detect_language(&req.query).map(str::to_string);
     }
+    typed_time(&mut req)?;
     let results = desk.knowledge_search(&req).await.map_err(search_error)?;
     Ok(SearchResults { results })
 }
@@ -158,6 +170,7 @@ pub async fn knowledge_ask(desk: &Desk, req: AskRequest) -> Result<Answer, AppEr
     let mut q = req.filters.unwrap_or_default();
     q.query = req.question.clone();
     q.asker_language = Some(lang.clone());
+    typed_time(&mut q)?;
     let hits = desk.knowledge_search(&q).await.map_err(search_error)?;
     let terms = text::query_terms(&req.question, Some(&lang));
     Ok(answer::compose(&terms, &hits, &lang))

@@ -11,7 +11,7 @@ use ts_rs::TS;
 use super::money::Money;
 use super::payload::{Payload, Pricing, SegmentType, Tariff, Window};
 use super::time::{
-    for_each_stretch, local_at, local_to_site, parse_site_time, real_minute, site_time_zone,
+    for_each_stretch, local_at, local_to_site, parse_site_time_as, real_minute, site_time_zone,
     wall_time, MAX_STAY_DAYS, MINUTES_PER_DAY, WALL_FORMAT,
 };
 use super::BillingError;
@@ -120,8 +120,8 @@ pub fn simulate_text(
     exit: &str,
 ) -> Result<Breakdown, BillingError> {
     let tz = site_time_zone(time_zone)?;
-    let entry = parse_site_time(entry, tz)?;
-    let exit = parse_site_time(exit, tz)?;
+    let entry = parse_site_time_as("entry", entry, tz)?;
+    let exit = parse_site_time_as("exit", exit, tz)?;
     simulate_between(payload, &entry, &exit)
 }
 

@@ -1,9 +1,10 @@
 //! The demo billing data shipped with the app: the RAG-000 dataset
 //! (`tests/data/billing/`: 5 rules with 6 versions, 22 orders), so a new user
-//! can try arrears, verification and rule explanations at once. Seeded once
-//! on a fresh store (a `billing_meta` row remembers it, so demo data a user
-//! deleted does not come back); `servicedesk billing seed-demo` loads it
-//! again on demand (idempotent).
+//! can try arrears, verification and rule explanations. It is never loaded by
+//! itself: a shop's real store starts empty of demo data, and only
+//! `servicedesk billing seed-demo` (the api's `billing_seed_demo`, the UI's
+//! "Load demo data" button) or a test loads it (idempotent; a `billing_meta`
+//! row records when).
 
 use serde::Serialize;
 use sqlx::SqlitePool;
@@ -29,13 +30,4 @@ pub async fn seed_demo(pool: &SqlitePool) -> Result<DemoReport> {
     let orders = store::import_orders(pool, ORDERS_JSONL, ORDERS_ORIGIN).await?;
     store::meta_set(pool, SEEDED_KEY, &crate::store::now()).await?;
     Ok(DemoReport { rules, orders })
-}
-
-/// Seeds the demo data the first time a store is opened; afterwards one
-/// SELECT. `None` when it was seeded before.
-pub async fn ensure_demo(pool: &SqlitePool) -> Result<Option<DemoReport>> {
-    if store::meta_get(pool, SEEDED_KEY).await?.is_some() {
-        return Ok(None);
-    }
-    seed_demo(pool).await.map(Some)
 }

@@ -38,7 +38,8 @@ pub use payload::{
     Payload, PriceTier, Pricing, Segment, SegmentType, Tariff, TariffSegment, Tier, Window,
 };
 pub use time::{
-    local_to_site, parse_site_time, parse_time_zone, site_time_zone, MAX_STAY_DAYS, WALL_FORMAT,
+    local_to_site, parse_site_time, parse_site_time_as, parse_time_zone, site_time_zone,
+    MAX_STAY_DAYS, WALL_FORMAT,
 };
 
 /// Everything that can be wrong with a payload, an amount, a time or a stay.
@@ -67,6 +68,13 @@ pub enum BillingError {
     Overlap(Box<WindowOverlap>),
     #[error("invalid time {value:?}: {reason}")]
     Time { value: String, reason: String },
+    /// A time given for a named field (a CLI flag, an api field).
+    #[error("{field}: {value:?} is not a time we can use: {reason}")]
+    TimeField {
+        field: String,
+        value: String,
+        reason: String,
+    },
     #[error(
         "unknown time zone {0:?}: expected an IANA name like \"America/Los_Angeles\" or \"UTC\""
     )]
@@ -124,7 +132,7 @@ impl BillingError {
             | BillingError::Payload { .. }
             | BillingError::Segment { .. }
             | BillingError::Overlap(_) => "invalid_payload",
-            BillingError::Time { .. } => "invalid_time",
+            BillingError::Time { .. } | BillingError::TimeField { .. } => "invalid_time",
             BillingError::TimeZone(_) => "unknown_time_zone",
             BillingError::ExitBeforeEntry { .. } => "exit_before_entry",
             BillingError::StayTooLong { .. } => "stay_too_long",

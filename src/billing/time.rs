@@ -12,6 +12,7 @@ use chrono::{DateTime, LocalResult, NaiveDateTime, Offset, TimeZone, Timelike};
 use chrono_tz::Tz;
 
 use super::BillingError;
+use crate::when::When;
 
 pub const MINUTES_PER_DAY: i64 = 1440;
 
@@ -37,11 +38,13 @@ pub fn site_time_zone(name: Option<&str>) -> Result<Tz, BillingError> {
     }
 }
 
-/// Parses a stay time for a site in `tz`:
-/// - site-local wall clock `2026-03-02T08:00` (also with `:00` seconds, or a
-///   space instead of `T`); a wall time the clocks skip (spring forward) is an
-///   error, one they show twice (fall back) is the earlier instant — give an
-///   offset to mean the later one;
+/// Parses a stay time for a site in `tz`, in one of the forms of
+/// [`crate::when`]:
+/// - a site-local date `2026-03-02` (its midnight) or wall clock
+///   `2026-03-02T08:00` (also with `:00` seconds, or a space instead of `T`);
+///   a wall time the clocks skip (spring forward) is an error, one they show
+///   twice (fall back) is the earlier instant — give an offset to mean the
+///   later one;
 /// - RFC 3339 with an offset (`2026-03-02T08:00:00+08:00`, `...Z`), converted
 ///   to site time.
 ///
@@ -51,37 +54,30 @@ pub fn parse_site_time(text: &str, tz: Tz) -> Result<DateTime<Tz>, BillingError>
         value: text.to_owned(),
         reason,
     };
-    let s = text.trim();
-    let naive = [
-        "%Y-%m-%dT%H:%M",
-        "%Y-%m-%dT%H:%M:%S",
-        "%Y-%m-%d %H:%M",
-        "%Y-%m-%d %H:%M:%S",
-    ]
-    .iter()
-    .find_map(|f| NaiveDateTime::parse_from_str(s, f).ok());
-    if let Some(naive) = naive {
-        check_whole_minute(&naive).map_err(bad)?;
-        return local_to_site(naive, tz);
+    match crate::when::parse("time", text) {
+        Ok(When::Local(naive)) => {
+            check_whole_minute(&naive).map_err(bad)?;
+            local_to_site(naive, tz)
+        }
+        Ok(When::Instant(fixed)) => {
+            check_whole_minute(&fixed.naive_local()).map_err(bad)?;
+            Ok(fixed.with_timezone(&tz))
+        }
+        Err(_) => Err(bad(format!("use {}", crate::when::FORMS))),
     }
-    let zulu = |s: &str| {
-        let body = s.strip_suffix('Z').or_else(|| s.strip_suffix('z'))?;
-        let t = NaiveDateTime::parse_from_str(body, "%Y-%m-%dT%H:%M").ok()?;
-        Some(t.and_utc().fixed_offset())
-    };
-    let fixed = DateTime::parse_from_rfc3339(s)
-        .ok()
-        .or_else(|| DateTime::parse_from_str(s, "%Y-%m-%dT%H:%M%:z").ok())
-        .or_else(|| zulu(s))
-        .ok_or_else(|| {
-            bad(
-                "expected a site-local time like 2026-03-02T08:00 or an RFC 3339 time \
-                 with an offset like 2026-03-02T08:00:00+08:00"
-                    .to_owned(),
-            )
-        })?;
-    check_whole_minute(&fixed.naive_local()).map_err(bad)?;
-    Ok(fixed.with_timezone(&tz))
+}
+
+/// [`parse_site_time`] for the value of `field`, named in the error
+/// (`entry: "9am" is not a time: use YYYY-MM-DD, ...`).
+pub fn parse_site_time_as(field: &str, text: &str, tz: Tz) -> Result<DateTime<Tz>, BillingError> {
+    parse_site_time(text, tz).map_err(|e| match e {
+        BillingError::Time { value, reason } => BillingError::TimeField {
+            field: field.to_owned(),
+            value,
+            reason,
+        },
+        other => other,
+    })
 }
 
 /// A site-local wall-clock time in `tz` as an instant; see [`parse_site_time`]

@@ -63,9 +63,10 @@ pub struct SimulateArgs {
     city: Option<String>,
     #[arg(long, requires = "city")]
     lot: Option<String>,
-    /// Site-local time (2026-03-02T08:00) or RFC 3339 with an offset
+    /// Site-local date (2026-03-02) or time (2026-03-02T08:00), or RFC 3339 with an offset
     #[arg(long)]
     entry: String,
+    /// As --entry
     #[arg(long)]
     exit: String,
     /// The site's IANA time zone for --payload (default UTC)

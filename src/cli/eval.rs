@@ -1,9 +1,10 @@
-//! `servicedesk eval understanding|knowledge`: quality measured against a
+//! `servicedesk eval understanding|knowledge|billing`: quality measured against a
 //! dataset, exiting 1 under the thresholds. `understanding`: how well the
 //! engine reads technician notes, on a labelled dataset (`engine::eval`); it
 //! needs no data dir: the engine is pure, and the dataset names everything it
 //! starts from. `knowledge`: retrieval and answer quality of the knowledge
-//! store (`knowledge::eval`, through the Desk).
+//! store (`knowledge::eval`, through the Desk). `billing`: billing and
+//! hybrid chat answers (`desk::billing_eval`), in a scratch data dir.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -39,6 +40,84 @@ pub(super) enum EvalCmd {
         #[arg(long)]
         json: bool,
     },
+    /// Billing and hybrid chat answers: tool-call compliance, fact accuracy, citation coverage
+    /// (runs in a scratch data dir with the demo data; exits 1 under the thresholds)
+    Billing(BillingEvalArgs),
+}
+
+#[derive(Args)]
+pub struct BillingEvalArgs {
+    /// JSON Lines of cases (tests/data/billing/chat_eval.jsonl)
+    #[arg(long, value_name = "FILE")]
+    dataset: PathBuf,
+    #[arg(long, default_value_t = 0.95)]
+    min_tool_call_compliance: f64,
+    #[arg(long, default_value_t = 1.0)]
+    min_fact_accuracy: f64,
+    #[arg(long)]
+    json: bool,
+}
+
+/// `eval billing`: every case in a new session of a scratch data dir
+/// holding the demo rules and orders, never the shop's store.
+pub async fn billing(args: BillingEvalArgs) -> Result<ExitCode, AppError> {
+    let text = read_dataset(&args.dataset)?;
+    let cases = servicedesk::desk::billing_eval::parse_dataset(&text)
+        .map_err(|e| AppError::new("invalid_input", format!("{}: {e}", args.dataset.display())))?;
+    let scratch = tempfile::tempdir()
+        .map_err(|e| AppError::new("storage", format!("scratch data dir: {e}")))?;
+    let desk = Desk::open(scratch.path()).await?;
+    desk.billing_seed_demo().await?;
+    let r = desk.billing_chat_eval(&cases).await?;
+    desk.close().await;
+    let mut below = Vec::new();
+    if r.tool_call_compliance < args.min_tool_call_compliance {
+        below.push(format!(
+            "tool_call_compliance {:.3} < {}",
+            r.tool_call_compliance, args.min_tool_call_compliance
+        ));
+    }
+    if r.fact_accuracy < args.min_fact_accuracy {
+        below.push(format!(
+            "fact_accuracy {:.3} < {}",
+            r.fact_accuracy, args.min_fact_accuracy
+        ));
+    }
+    if args.json {
+        let mut v = serde_json::to_value(&r).unwrap_or_default();
+        v["passed"] = serde_json::Value::Bool(below.is_empty());
+        v["below_threshold"] = serde_json::json!(below);
+        print_json(&v)?;
+    } else {
+        println!(
+            "{} cases: tool-call compliance {:.3}, fact accuracy {:.3}, citation coverage {:.3}, intent accuracy {:.3}",
+            r.cases, r.tool_call_compliance, r.fact_accuracy, r.citation_coverage, r.intent_accuracy
+        );
+        for (cat, c) in &r.by_category {
+            println!(
+                "  {cat}: {} cases, tools {}/{}, facts {}/{}",
+                c.cases, c.tools_ok, c.cases, c.facts_stated, c.facts
+            );
+        }
+        println!("  languages: {:?}", r.by_language);
+        for f in &r.failures {
+            println!(
+                "  {} {:?}: {} (tools {:?})",
+                f.case_id,
+                f.query,
+                f.problems.join("; "),
+                f.tools_called
+            );
+        }
+        if !below.is_empty() {
+            println!("below threshold: {}", below.join(", "));
+        }
+    }
+    Ok(if below.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 /// A dataset larger than this is not a dataset someone wrote by hand.
@@ -189,7 +268,7 @@ pub(super) async fn run(desk: &Desk, cmd: EvalCmd) -> Result<ExitCode, AppError>
         json,
     } = cmd
     else {
-        unreachable!("eval understanding runs before the data dir is opened")
+        unreachable!("eval understanding and billing run before the data dir is opened")
     };
     let text = servicedesk::files::read_text_limited(
         &dataset,

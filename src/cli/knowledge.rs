@@ -36,7 +36,7 @@ pub(super) enum KnowledgeCmd {
         city_code: Option<String>,
         #[arg(long = "lot")]
         lot_code: Option<String>,
-        /// Validity time: YYYY-MM-DD or RFC 3339 (default: now)
+        /// Validity time: YYYY-MM-DD, YYYY-MM-DDTHH:MM (local time) or RFC 3339 (default: now)
         #[arg(long = "at")]
         at_time: Option<String>,
         #[arg(long = "source-id")]

@@ -131,6 +131,9 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
         Command::Eval(EvalCmd::Understanding(args)) => {
             return eval::understanding(args);
         }
+        Command::Eval(EvalCmd::Billing(args)) => {
+            return eval::billing(args).await;
+        }
         command => Cli { command, ..cli },
     };
     let data_dir = cli.data_dir.unwrap_or_else(default_data_dir);

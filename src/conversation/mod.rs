@@ -38,7 +38,9 @@ pub const CLARIFICATION_LANE: &str = "clarification";
 
 mod billing;
 
-pub use billing::{BillingCall, BILLING_LANE};
+pub use billing::{
+    default_plate_patterns, BillingCall, DateScope, Known, PlatePattern, BILLING_LANE,
+};
 
 /// What a lane needs from the store before it can finish the turn.
 #[derive(Debug, Clone, PartialEq)]

@@ -2,6 +2,7 @@
 //! the data dir: the SQLite database and the artifact store beside it.
 
 mod billing;
+pub mod billing_eval;
 mod eval;
 mod knowledge_store;
 
@@ -183,10 +184,8 @@ impl Desk {
         knowledge::ensure_default_set(store.pool(), &catalog)
             .await
             .map_err(StoreError::from)?;
-        // First run: the demo billing rules, their explanations and orders (once).
-        if let Err(e) = crate::billing::demo::ensure_demo(store.pool()).await {
-            tracing::error!("billing demo data: {e}");
-        }
+        // No billing demo data here: a real store starts empty of it
+        // (`billing seed-demo` loads it on request).
         Ok(Desk {
             inner: Arc::new(Inner {
                 data_dir,
@@ -648,7 +647,7 @@ impl Desk {
                     .into_iter()
                     .collect(),
             ),
-            Need::Billing(call) => Fetched::Tool(billing_call(pool, call).await),
+            Need::Billing(call) => Fetched::Tool(self.billing_tool(call).await),
         })
     }
 
@@ -676,59 +675,6 @@ impl Desk {
     pub async fn reports(&self, session_id: &str) -> Result<Vec<(u32, String, String, String)>> {
         self.store().session(session_id).await?;
         Ok(self.store().reports(session_id).await?)
-    }
-}
-
-/// Runs a billing tool for the conversation. Its errors are facts for the
-/// reply ("no active rule for lot Z"), not failures of the turn.
-async fn billing_call(
-    pool: &sqlx::SqlitePool,
-    call: &conversation::BillingCall,
-) -> std::result::Result<serde_json::Value, String> {
-    use crate::billing::store;
-    use conversation::BillingCall;
-    let json = |v: Result<serde_json::Value, serde_json::Error>| v.map_err(|e| e.to_string());
-    match call {
-        BillingCall::Arrears {
-            plate_no,
-            city_code,
-        } => json(serde_json::to_value(
-            store::arrears(pool, plate_no, city_code.as_deref())
-                .await
-                .map_err(|e| e.to_string())?,
-        )),
-        BillingCall::Verify { order_no } => json(serde_json::to_value(
-            store::verify(pool, order_no)
-                .await
-                .map_err(|e| e.to_string())?,
-        )),
-        BillingCall::Rule {
-            rule_code,
-            city_code,
-            lot_code,
-        } => {
-            let rule = match (rule_code, city_code, lot_code) {
-                (Some(code), _, _) => store::RuleRef::Code(code.clone()),
-                (None, Some(city), Some(lot)) => store::RuleRef::Scope {
-                    city: city.clone(),
-                    lot: lot.clone(),
-                },
-                _ => return Err("a rule is named by its code, or by city and lot".into()),
-            };
-            let (info, version) = store::resolve_rule(pool, &rule, None)
-                .await
-                .map_err(|e| e.to_string())?;
-            Ok(serde_json::json!({
-                "rule_code": info.rule_code,
-                "name": info.name,
-                "city_code": info.city_code,
-                "lot_codes": info.lot_codes,
-                "time_zone": info.time_zone,
-                "version_no": version.version_no,
-                "effective_from": version.effective_from,
-                "effective_to": version.effective_to,
-            }))
-        }
     }
 }
 

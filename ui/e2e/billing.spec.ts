@@ -1,5 +1,5 @@
-// The billing workspace against the real billing store (a fresh data dir is
-// seeded with the demo data: 5 rules in SH, 22 orders), and billing answers in
+// The billing workspace against the real billing store (global-setup.ts loads
+// the demo data with `billing seed-demo`: 5 rules in SH, 22 orders), and billing answers in
 // the chat with a rule citation chip that opens the rule.
 import { apiCall, createSession, expect, openSession, test, unique } from './fixtures';
 

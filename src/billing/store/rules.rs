@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde_json::Value;
 use sqlx::{Row, SqliteConnection, SqlitePool};
 
-use super::super::{parse_site_time, simulate_between, Payload};
+use super::super::{parse_site_time_as, simulate_between, Payload};
 use crate::knowledge;
 
 use super::*;
@@ -183,8 +183,8 @@ pub async fn simulate_rule(
 
 pub(super) fn simulate_with(info: &RuleInfo, entry: &str, exit: &str) -> Result<RuleSimulation> {
     let tz = info.tz()?;
-    let entry = parse_site_time(entry, tz)?;
-    let exit = parse_site_time(exit, tz)?;
+    let entry = parse_site_time_as("entry", entry, tz)?;
+    let exit = parse_site_time_as("exit", exit, tz)?;
     let version = info.version_at(entry.naive_local())?;
     let breakdown = simulate_between(&version.payload, &entry, &exit)?;
     Ok(RuleSimulation {

@@ -85,15 +85,6 @@ pub async fn counts(pool: &SqlitePool) -> Result<Counts> {
     })
 }
 
-pub(crate) async fn meta_get(pool: &SqlitePool, key: &str) -> Result<Option<String>> {
-    Ok(
-        sqlx::query_scalar("SELECT value FROM billing_meta WHERE key = ?")
-            .bind(key)
-            .fetch_optional(pool)
-            .await?,
-    )
-}
-
 pub(crate) async fn meta_set(pool: &SqlitePool, key: &str, value: &str) -> Result<()> {
     sqlx::query(
         "INSERT INTO billing_meta (key, value) VALUES (?, ?)
