@@ -158,7 +158,7 @@ pub async fn knowledge_ask(desk: &Desk, req: AskRequest) -> Result<Answer, AppEr
     let mut q = req.filters.unwrap_or_default();
     q.query = req.question.clone();
     q.asker_language = Some(lang.clone());
-    let hits = desk.knowledge_search(&q).await.map_err(search_error)?;
+    let retrieval = desk.knowledge_retrieve(&q).await.map_err(search_error)?;
     let terms = text::query_terms(&req.question, Some(&lang));
-    Ok(answer::compose(&terms, &hits, &lang))
+    Ok(answer::from_retrieval(&terms, &retrieval, &lang))
 }

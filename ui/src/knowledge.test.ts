@@ -207,6 +207,7 @@ function source(over: Partial<KnowledgeSource> = {}): KnowledgeSource {
     requires_handoff: false,
     origin: 'knowledge/x.md',
     ingested_at: '2026-11-23T21:33:24Z',
+    source: 'default',
     ...over,
   };
 }

@@ -25,6 +25,7 @@ function src(over: Record<string, unknown> = {}) {
     requires_handoff: false,
     origin: 'knowledge/policy-storage-fees.v2.md',
     ingested_at: '2026-11-23T21:33:24Z',
+    source: 'default' as const,
     ...over,
   };
 }
@@ -277,6 +278,8 @@ describe('search', () => {
             heading: 'Billing and disputes',
             score: 9.2854,
             snippet: 'Storage disputes go to the manager; only the service manager may waive storage fees.',
+            source: 'default',
+            page: null,
           },
         ],
       }),
@@ -340,8 +343,8 @@ describe('ask', () => {
           { text: 'The failed part decides the path.', citation: 0 },
         ],
         citations: [
-          { source_id: 'faq-warranty-eligibility', version: 1, chunk_id: 'faq-warranty-eligibility@v1#0', title: 'Warranty eligibility', snippet: 'This FAQ is the eligibility check.' },
-          { source_id: 'faq-warranty-eligibility', version: 1, chunk_id: 'faq-warranty-eligibility@v1#5', title: 'Warranty eligibility', snippet: 'Check the portal.' },
+          { source_id: 'faq-warranty-eligibility', version: 1, chunk_id: 'faq-warranty-eligibility@v1#0', title: 'Warranty eligibility', snippet: 'This FAQ is the eligibility check.', source: 'default', page: null },
+          { source_id: 'faq-warranty-eligibility', version: 1, chunk_id: 'faq-warranty-eligibility@v1#5', title: 'Warranty eligibility', snippet: 'Check the portal.', source: 'shop', page: 4 },
         ],
         clarifying_questions: ["What is the unit's model year?", 'Who made the failed component?'],
         requires_handoff: false,
