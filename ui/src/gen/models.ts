@@ -257,7 +257,15 @@ export type ImportedItem = { key: string, version_no?: number | null,
  */
 line: number, };
 
-export type IngestFile = { name: string, content: string, };
+export type IngestFile = { name: string, 
+/**
+ * A text document's content.
+ */
+content?: string, 
+/**
+ * A PDF's bytes, base64 (standard alphabet); `content` is then empty.
+ */
+content_base64?: string | null, };
 
 /**
  * What an ingest did, document by document.
@@ -266,7 +274,8 @@ export type IngestReport = { imported: Array<IngestedSource>, unchanged: Array<I
 
 /**
  * Files to import, as the app's drag and drop sends them: a name (its
- * extension picks Markdown or JSONL) and the UTF-8 content.
+ * extension picks Markdown or JSONL) and the UTF-8 content, or a PDF's
+ * bytes in base64.
  */
 export type IngestRequest = { files: Array<IngestFile>, };
 
