@@ -689,12 +689,19 @@ async fn fetch(
 }
 
 /// Each key word's weight: its inverse document frequency over the chunks
-/// (BM25's), so a word the store has never seen weighs most.
+/// (BM25's), so a word the store has never seen weighs most. Only a
+/// question of three or more key words is weighed (see [`covers`]); the
+/// chunk count is the largest rowid and a count stops at a twentieth of it
+/// (at least 200), so a common word costs a bounded scan in a large store.
 async fn key_weights(pool: &SqlitePool, key: &[&QueryTerm]) -> Result<Vec<f64>> {
-    let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM knowledge_chunks")
+    if key.iter().filter(|t| !t.cjk).count() <= 2 {
+        return Ok(vec![1.0; key.len()]);
+    }
+    let n: Option<i64> = sqlx::query_scalar("SELECT MAX(id) FROM knowledge_chunks")
         .fetch_one(pool)
         .await?;
-    let n = n as f64;
+    let n = n.unwrap_or(0).max(1);
+    let cap = (n / 20).max(200);
     let mut out = Vec::with_capacity(key.len());
     for t in key {
         let expr = t
@@ -703,12 +710,14 @@ async fn key_weights(pool: &SqlitePool, key: &[&QueryTerm]) -> Result<Vec<f64>> 
             .map(|v| format!("\"{}\"", v.replace('"', "\"\"")))
             .collect::<Vec<_>>()
             .join(" OR ");
-        let df: i64 =
-            sqlx::query_scalar("SELECT COUNT(*) FROM knowledge_fts WHERE knowledge_fts MATCH ?")
-                .bind(&expr)
-                .fetch_one(pool)
-                .await?;
-        let df = df as f64;
+        let df: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM knowledge_fts WHERE knowledge_fts MATCH ? LIMIT ?)",
+        )
+        .bind(&expr)
+        .bind(cap)
+        .fetch_one(pool)
+        .await?;
+        let (n, df) = (n as f64, df as f64);
         out.push(((n - df + 0.5) / (df + 0.5) + 1.0).ln().max(0.01));
     }
     Ok(out)
