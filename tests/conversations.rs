@@ -29,8 +29,19 @@ struct Scenario {
     /// The session's status in the session list after the last turn.
     #[serde(default)]
     final_status: Option<String>,
+    /// The shop's own documents, imported (as the app's drag and drop does)
+    /// before the first turn.
+    #[serde(default, rename = "document")]
+    documents: Vec<ShopDocument>,
     #[serde(rename = "turn")]
     turns: Vec<TurnSpec>,
+}
+
+#[derive(Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+struct ShopDocument {
+    name: String,
+    content: String,
 }
 
 #[derive(Deserialize)]
@@ -79,6 +90,8 @@ struct Expect {
     trace_contains: Option<Vec<String>>,
     /// Regexes (case-insensitive) the trace must not match.
     trace_not: Option<Vec<String>>,
+    /// The reply cites nothing at all.
+    cites_nothing: Option<bool>,
 }
 
 fn check(e: &Expect, turn: &Value, history: &[Value], failures: &mut Vec<String>) {
@@ -178,6 +191,9 @@ fn check(e: &Expect, turn: &Value, history: &[Value], failures: &mut Vec<String>
         .as_array()
         .map(|a| a.iter().map(s).collect())
         .unwrap_or_default();
+    if e.cites_nothing == Some(true) && !citations.is_empty() {
+        fail(format!("cites nothing: got {citations:?}"));
+    }
     for want in e.cites.iter().flatten() {
         if !citations.iter().any(|c| c.starts_with(want.as_str())) {
             fail(format!("citations lack {want:?}: {citations:?}"));
@@ -272,6 +288,19 @@ fn conversation_scenarios() {
             let mut desk = Desk::open(tmp.path()).await.unwrap();
             // The billing scenarios ask about the demo rules and orders.
             desk.billing_seed_demo().await.unwrap();
+            if !scenario.documents.is_empty() {
+                let report = servicedesk::api::dispatch(
+                    &desk,
+                    "knowledge_ingest",
+                    serde_json::json!({ "files": &scenario.documents }),
+                )
+                .await
+                .unwrap();
+                assert!(
+                    report["skipped"].as_array().is_some_and(|s| s.is_empty()),
+                    "{name}: documents skipped: {report}"
+                );
+            }
             let session = desk
                 .new_session(NewSession {
                     complaint: scenario

@@ -437,7 +437,10 @@ fn the_evaluation_dataset_meets_its_thresholds() {
     assert!(m["cases"].as_u64().unwrap() >= 60);
     assert!(m["hit_rate_at_k"].as_f64().unwrap() >= 0.95, "{m:#}");
     assert_eq!(m["citation_coverage"].as_f64().unwrap(), 1.0, "{m:#}");
-    assert!(m["empty_retrieval_rate"].as_f64().unwrap() >= 0.9, "{m:#}");
+    // The relevance floor: follow-ups, small talk, out-of-domain questions,
+    // bare numbers and questions about another site's lot find nothing.
+    assert!(m["by_kind"]["negative"].as_u64().unwrap() >= 40, "{m:#}");
+    assert_eq!(m["empty_retrieval_rate"].as_f64().unwrap(), 1.0, "{m:#}");
     for kind in [
         "retrieval",
         "filter",
@@ -522,4 +525,154 @@ async fn reserved_ids_are_refused_on_import_naming_the_file_and_field() {
     assert!(hits
         .iter()
         .any(|h| h.0 == "component.water_heater.wh_board" && h.1 == 1));
+}
+
+fn ask(data: &Path, question: &str) -> Value {
+    serde_json::from_str(&cli_ok(data, &["ask", question, "--json"])).unwrap()
+}
+
+#[test]
+fn below_the_relevance_floor_nothing_is_cited_and_near_titles_are_offered() {
+    let data = tempfile::tempdir().unwrap();
+    // Follow-ups the store has nothing on, small talk, bare numbers: nothing
+    // is retrieved and the answer cites nothing.
+    for q in [
+        "what time did it leave?",
+        "and the week before?",
+        "which is worse?",
+        "12",
+        "12.4",
+        "thanks!!",
+        "y la semana pasada?",
+        "во сколько он уехал?",
+    ] {
+        assert!(search(data.path(), &[q]).is_empty(), "{q:?} retrieved");
+        let a = ask(data.path(), q);
+        assert_eq!(a["citations"], serde_json::json!([]), "{q:?}: {a}");
+        assert!(a["key_points"].as_array().unwrap().is_empty(), "{q:?}: {a}");
+    }
+    // Near the store's subject but not covered (another site's lot): the
+    // answer says so and offers at most three titles, in the asker's language.
+    let a = ask(data.path(), "daily storage rate for PDX lot A");
+    assert_eq!(a["citations"], serde_json::json!([]), "{a}");
+    let near = a["did_you_mean"].as_array().unwrap();
+    assert!((1..=3).contains(&near.len()), "{a}");
+    assert!(near
+        .iter()
+        .any(|t| t.as_str().unwrap().contains("Portland lot C")));
+    let conclusion = a["conclusion"].as_str().unwrap();
+    assert!(
+        conclusion.contains("The shop's documents don't cover this"),
+        "{a}"
+    );
+    assert!(conclusion.contains("Did you mean «"), "{a}");
+    let es = ask(
+        data.path(),
+        "¿cuánto cuesta el almacenaje de un barco en el puerto?",
+    );
+    assert_eq!(es["citations"], serde_json::json!([]), "{es}");
+    assert!(es["conclusion"]
+        .as_str()
+        .unwrap()
+        .starts_with("Los documentos del taller no cubren esto"));
+    let ru = ask(data.path(), "сколько стоит хранение лодки в порту?");
+    assert_eq!(ru["citations"], serde_json::json!([]), "{ru}");
+    assert!(ru["conclusion"]
+        .as_str()
+        .unwrap()
+        .starts_with("Документы мастерской этого не охватывают"));
+    // The same lot named rightly is answered.
+    let pdx = ask(data.path(), "daily storage rate for PDX lot C");
+    assert_eq!(
+        pdx["citations"][0]["source_id"], "policy-storage-fees-pdx-lot-c",
+        "{pdx}"
+    );
+}
+
+#[test]
+fn the_shops_own_document_outranks_a_default_on_the_same_subject() {
+    let data = tempfile::tempdir().unwrap();
+    // A shipped default answers first...
+    let before = ask(
+        data.path(),
+        "how long do we keep failed warranty parts on the hold shelf",
+    );
+    assert_eq!(before["citations"][0]["source_id"], "policy-parts-returns");
+    assert_eq!(before["citations"][0]["source"], "default");
+    // ... until the shop imports its own policy on the subject, which
+    // requires a hand-off and says less about it than the default does.
+    let docs = tempfile::tempdir().unwrap();
+    write(
+        docs.path(),
+        "hold-shelf.md",
+        "---\nsource_id: shop-warranty-parts-hold\ndoc_type: policy_doc\ntitle: Our warranty parts hold shelf\nversion: 1\nrequires_handoff: true\n---\n## Hold shelf\nFailed warranty parts stay on the hold shelf for 90 days, tagged with the claim number; the parts manager releases them.\n",
+    );
+    let (ok, report) = ingest(data.path(), docs.path());
+    assert!(ok, "{report}");
+    let hits: Value = serde_json::from_str(&cli_ok(
+        data.path(),
+        &[
+            "knowledge",
+            "search",
+            "how long do we keep failed warranty parts on the hold shelf",
+            "--json",
+        ],
+    ))
+    .unwrap();
+    let results = hits["results"].as_array().unwrap();
+    assert_eq!(
+        results[0]["source_id"], "shop-warranty-parts-hold",
+        "{hits}"
+    );
+    assert_eq!(results[0]["source"], "shop");
+    assert!(
+        results
+            .iter()
+            .any(|r| r["source_id"] == "policy-parts-returns" && r["source"] == "default"),
+        "the default still answers after it: {hits}"
+    );
+    let after = ask(
+        data.path(),
+        "how long do we keep failed warranty parts on the hold shelf",
+    );
+    assert_eq!(
+        after["citations"][0]["source_id"], "shop-warranty-parts-hold",
+        "{after}"
+    );
+    assert_eq!(after["citations"][0]["source"], "shop");
+    assert_eq!(after["requires_handoff"], true);
+    assert!(
+        after["conclusion"].as_str().unwrap().contains("90 days"),
+        "{after}"
+    );
+    // The text form names whose document each citation is.
+    let text = cli_ok(
+        data.path(),
+        &[
+            "ask",
+            "how long do we keep failed warranty parts on the hold shelf",
+        ],
+    );
+    assert!(
+        text.contains("shop-warranty-parts-hold@v1#0, shop document)"),
+        "{text}"
+    );
+    assert!(text.contains(", default document)"), "{text}");
+    // The list says whose each source is.
+    let list: Value =
+        serde_json::from_str(&cli_ok(data.path(), &["knowledge", "list", "--json"])).unwrap();
+    let source_of = |id: &str| {
+        list["sources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["source_id"] == id)
+            .map(|s| s["source"].clone())
+    };
+    assert_eq!(source_of("shop-warranty-parts-hold"), Some("shop".into()));
+    assert_eq!(source_of("policy-parts-returns"), Some("default".into()));
+    assert_eq!(
+        source_of("component.water_heater.wh_board"),
+        Some("default".into())
+    );
 }

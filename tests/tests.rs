@@ -26,6 +26,7 @@ mod crash_safety;
 mod engine_bad_input;
 mod exports;
 mod input_limits;
+mod knowledge_pdf;
 mod knowledge_store;
 mod loop_guard_props;
 mod purge_race;

@@ -21,7 +21,8 @@ pub struct Sources {
 }
 
 /// Files to import, as the app's drag and drop sends them: a name (its
-/// extension picks Markdown or JSONL) and the UTF-8 content.
+/// extension picks Markdown or JSONL) and the UTF-8 content, or a PDF's
+/// bytes in base64.
 #[derive(Debug, Deserialize, TS)]
 #[ts(optional_fields = nullable)]
 #[serde(deny_unknown_fields)]
@@ -34,7 +35,14 @@ pub struct IngestRequest {
 #[serde(deny_unknown_fields)]
 pub struct IngestFile {
     pub name: String,
+    /// A text document's content.
+    #[serde(default)]
+    #[ts(optional = nullable)]
     pub content: String,
+    /// A PDF's bytes, base64 (standard alphabet); `content` is then empty.
+    #[serde(default)]
+    #[ts(optional = nullable)]
+    pub content_base64: Option<String>,
 }
 
 #[derive(Debug, Deserialize, Default, TS)]
@@ -101,7 +109,34 @@ pub async fn knowledge_ingest(desk: &Desk, req: IngestRequest) -> Result<IngestR
     let mut docs = Vec::new();
     let mut errors = Vec::new();
     for f in req.files {
-        let (d, e) = knowledge::document::load_bytes(&f.name, f.content.as_bytes());
+        let (d, e) = match &f.content_base64 {
+            None => knowledge::document::load_bytes(&f.name, f.content.as_bytes()),
+            Some(b64) => {
+                use base64::Engine as _;
+                match base64::engine::general_purpose::STANDARD.decode(b64.trim()) {
+                    // Parsing a PDF is CPU work: off the async workers.
+                    Ok(bytes) => {
+                        let name = f.name.clone();
+                        tokio::task::spawn_blocking(move || {
+                            knowledge::document::load_bytes(&name, &bytes)
+                        })
+                        .await
+                        .map_err(|e| {
+                            AppError::new("internal", format!("background task failed: {e}"))
+                        })?
+                    }
+                    Err(e) => (
+                        Vec::new(),
+                        vec![knowledge::document::DocError {
+                            file: f.name.clone(),
+                            line: 0,
+                            field: Some("content_base64".into()),
+                            message: format!("not valid base64: {e}"),
+                        }],
+                    ),
+                }
+            }
+        };
         docs.extend(d);
         errors.extend(e);
     }
@@ -171,7 +206,7 @@ pub async fn knowledge_ask(desk: &Desk, req: AskRequest) -> Result<Answer, AppEr
     q.query = req.question.clone();
     q.asker_language = Some(lang.clone());
     typed_time(&mut q)?;
-    let hits = desk.knowledge_search(&q).await.map_err(search_error)?;
+    let retrieval = desk.knowledge_retrieve(&q).await.map_err(search_error)?;
     let terms = text::query_terms(&req.question, Some(&lang));
-    Ok(answer::compose(&terms, &hits, &lang))
+    Ok(answer::from_retrieval(&terms, &retrieval, &lang))
 }

@@ -33,7 +33,7 @@ pub(super) enum EvalCmd {
         min_hit_rate: f64,
         #[arg(long, default_value_t = 1.0)]
         min_citation_coverage: f64,
-        #[arg(long, default_value_t = 0.9)]
+        #[arg(long, default_value_t = 1.0)]
         min_empty_rate: f64,
         #[arg(long, default_value_t = 0.9)]
         min_consistency: f64,

@@ -28,7 +28,7 @@ use crate::engine::turn::{is_noise, RECENT_ACTIONS_KEPT};
 use crate::engine::{registry::TransitionId, Engine, Reply, ReplyKind, TurnContext, TurnOutcome};
 use crate::knowledge::answer::{self, questions_in};
 use crate::knowledge::derived;
-use crate::knowledge::index::{SearchHit, SearchQuery};
+use crate::knowledge::index::{Retrieval, SearchHit, SearchQuery};
 use crate::knowledge::text;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
@@ -64,6 +64,9 @@ pub enum Need {
 #[derive(Debug, Clone)]
 pub enum Fetched {
     Hits(Vec<SearchHit>),
+    /// A knowledge search: the hits above the relevance floor, or the near
+    /// titles when none is.
+    Retrieval(Retrieval),
     /// A tool's result as JSON, or its error message (a user-facing fact:
     /// "no active rule for lot Z" is an answer, not a failure).
     Tool(Result<serde_json::Value, String>),
@@ -85,6 +88,7 @@ fn found<'a>(retrieved: &'a [Retrieved], need: &Need) -> Option<&'a Fetched> {
 fn hits<'a>(retrieved: &'a [Retrieved], need: &Need) -> Option<&'a [SearchHit]> {
     match found(retrieved, need)? {
         Fetched::Hits(h) => Some(h),
+        Fetched::Retrieval(r) => Some(&r.hits),
         Fetched::Tool(_) => None,
     }
 }
@@ -110,6 +114,11 @@ pub struct KeptChunk {
     pub text: String,
     pub language: String,
     pub snippet: String,
+    /// Loops kept before sources were ranked have none: the shop's.
+    #[serde(default)]
+    pub source: crate::knowledge::Source,
+    #[serde(default)]
+    pub page: Option<u32>,
 }
 
 impl ClarificationLoop {
@@ -202,17 +211,68 @@ pub fn turn(
         asker_language: Some(lang.clone()),
         ..Default::default()
     }));
-    let Some(hits) = hits(retrieved, &need) else {
-        return Err(need);
+    let retrieval = match found(retrieved, &need) {
+        Some(Fetched::Retrieval(r)) => r,
+        _ => return Err(need),
     };
-    if hits.is_empty() {
+    if retrieval.hits.is_empty() {
         let mut out = out;
-        out.trace.push(
-            "knowledge store searched: nothing relevant, so the engine's reply stands".into(),
-        );
-        return Ok(out);
+        let why = retrieval
+            .below_floor
+            .as_deref()
+            .unwrap_or("no chunk matched");
+        if !QUESTION.is_match(input) {
+            out.trace.push(format!(
+                "knowledge store searched: nothing above the relevance floor ({why}); not a question, so the engine's reply stands"
+            ));
+            return Ok(out);
+        }
+        return Ok(not_covered_reply(engine, state, &out.state, retrieval, why));
     }
-    Ok(knowledge_reply(engine, state, &out.state, input, hits))
+    Ok(knowledge_reply(
+        engine,
+        state,
+        &out.state,
+        input,
+        &retrieval.hits,
+    ))
+}
+
+/// A question the shop's documents do not cover: said so in the session's
+/// language, with up to three near titles, citing nothing (T10: a truthful
+/// bounded reply, then the active step again).
+fn not_covered_reply(
+    engine: &Engine,
+    before: &SessionState,
+    engine_after: &SessionState,
+    retrieval: &Retrieval,
+    why: &str,
+) -> TurnOutcome {
+    let lang = engine_after.language.clone();
+    let answer = answer::not_covered(&retrieval.near_titles, &lang);
+    let st = lane_state(
+        before,
+        Some(engine_after),
+        ReplyKind::Refusal,
+        "knowledge:not-covered".into(),
+    );
+    let trace = vec![format!(
+        "knowledge store searched: nothing above the relevance floor ({why}); {} near title(s) offered, nothing cited",
+        answer.did_you_mean.len()
+    )];
+    let (text, step_id) = with_step(engine, &st, answer.conclusion.clone());
+    outcome(
+        st,
+        "KNOWLEDGE",
+        TransitionId::T10Boundary,
+        Reply {
+            kind: ReplyKind::Refusal,
+            text,
+            step_id,
+            citations: Vec::new(),
+        },
+        trace,
+    )
 }
 
 /// The state a knowledge-lane turn leaves: the diagnosis exactly as it was
@@ -312,6 +372,8 @@ fn knowledge_reply(
                     text: h.text.clone(),
                     language: h.language.clone(),
                     snippet: h.snippet.clone(),
+                    source: h.source,
+                    page: h.page,
                 })
                 .collect(),
         };
@@ -359,7 +421,7 @@ fn knowledge_reply(
         ReplyKind::Answer,
         format!("knowledge:{}", best.source_id),
     );
-    let mut body = answer::render(&answer);
+    let mut body = answer::render_in(&answer, &lang);
     if answer.requires_handoff {
         escalate(&mut st, &best.title);
         body.push_str(&format!("\n\n{}", lane_words(&lang).handoff));
@@ -530,6 +592,8 @@ fn continue_loop(
                 heading: c.heading.clone(),
                 score: 0.0,
                 snippet: c.snippet.clone(),
+                source: c.source,
+                page: c.page,
                 text: c.text.clone(),
                 clarifying_questions: Default::default(),
                 requires_handoff: lp.requires_handoff,
@@ -550,7 +614,7 @@ fn continue_loop(
         "{}:\n{}\n\n{}",
         w.details,
         details.join("\n"),
-        answer::render(&answer)
+        answer::render_in(&answer, &lang)
     );
     trace.push(format!(
         "all {n} answers in: answered from {} kept chunk(s) of {}",

@@ -4,12 +4,19 @@
 use super::Desk;
 use crate::knowledge::document::{DocError, Document};
 use crate::knowledge::index::{
-    self, IngestReport, SearchError, SearchHit, SearchQuery, SourceInfo,
+    self, IngestReport, Retrieval, SearchError, SearchHit, SearchQuery, SourceInfo,
 };
 
 impl Desk {
+    /// The chunks above the relevance floor, best first.
     pub async fn knowledge_search(&self, q: &SearchQuery) -> Result<Vec<SearchHit>, SearchError> {
         index::search(self.store().pool(), q).await
+    }
+
+    /// [`Desk::knowledge_search`] with the near titles when nothing clears
+    /// the floor.
+    pub async fn knowledge_retrieve(&self, q: &SearchQuery) -> Result<Retrieval, SearchError> {
+        index::retrieve(self.store().pool(), q).await
     }
 
     pub async fn knowledge_sources(&self) -> index::Result<Vec<SourceInfo>> {

@@ -628,8 +628,8 @@ impl Desk {
     async fn retrieve(&self, need: &Need) -> Result<Fetched> {
         let pool = self.store().pool();
         Ok(match need {
-            Need::Search(q) => Fetched::Hits(
-                knowledge::index::search(pool, q)
+            Need::Search(q) => Fetched::Retrieval(
+                knowledge::index::retrieve(pool, q)
                     .await
                     .map_err(|e| invalid("knowledge", e.to_string()))?,
             ),

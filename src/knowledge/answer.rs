@@ -4,7 +4,7 @@
 //! the citation of the chunk it was taken from. With no evidence the answer
 //! says so; it never fills the gap.
 
-use super::index::{best_sentences, shorten, SearchHit};
+use super::index::{best_sentences, shorten, Retrieval, SearchHit, Source};
 use super::text::QueryTerm;
 use serde::Serialize;
 use ts_rs::TS;
@@ -16,6 +16,10 @@ pub struct Citation {
     pub chunk_id: String,
     pub title: String,
     pub snippet: String,
+    /// The shop's own document or a shipped default.
+    pub source: Source,
+    /// The PDF page the chunk is on.
+    pub page: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
@@ -36,6 +40,9 @@ pub struct Answer {
     pub clarifying_questions: Vec<String>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub requires_handoff: bool,
+    /// When nothing covers the question: up to three titles near it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub did_you_mean: Vec<String>,
 }
 
 impl Answer {
@@ -50,20 +57,40 @@ const SOURCES_USED: usize = 3;
 pub struct Words {
     pub nothing: &'static str,
     pub according_to: &'static str,
+    pub did_you_mean: &'static str,
+    pub or: &'static str,
+    pub page: &'static str,
+    pub shop: &'static str,
+    pub default: &'static str,
 }
 
 pub fn words(lang: &str) -> &'static Words {
     static EN: Words = Words {
-        nothing: "Nothing in the knowledge store covers this, so I won't guess. Try other words, or ask the service manager.",
+        nothing: "The shop's documents don't cover this, so I won't guess. Try other words, or ask the service manager.",
         according_to: "According to",
+        did_you_mean: "Did you mean",
+        or: "or",
+        page: "p.",
+        shop: "shop document",
+        default: "default document",
     };
     static ES: Words = Words {
-        nothing: "Nada en la base de conocimiento cubre esto, así que no voy a adivinar. Pruebe con otras palabras o consulte al jefe de servicio.",
+        nothing: "Los documentos del taller no cubren esto, así que no voy a adivinar. Pruebe con otras palabras o consulte al jefe de servicio.",
         according_to: "Según",
+        did_you_mean: "¿Quiso decir",
+        or: "o",
+        page: "pág.",
+        shop: "documento del taller",
+        default: "documento predeterminado",
     };
     static RU: Words = Words {
-        nothing: "В базе знаний об этом ничего нет, гадать не буду. Попробуйте другие слова или спросите руководителя сервиса.",
+        nothing: "Документы мастерской этого не охватывают, гадать не буду. Попробуйте другие слова или спросите руководителя сервиса.",
         according_to: "Согласно документу",
+        did_you_mean: "Возможно, вы имели в виду",
+        or: "или",
+        page: "с.",
+        shop: "документ мастерской",
+        default: "стандартный документ",
     };
     match lang {
         "es" => &ES,
@@ -81,19 +108,55 @@ pub fn questions_in(hit: &SearchHit, lang: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The answer to a question nothing covers: says so, offers the near
+/// titles as a question ("Did you mean «A» or «B»?"), cites nothing.
+pub fn not_covered(near_titles: &[String], lang: &str) -> Answer {
+    let w = words(lang);
+    let mut conclusion = w.nothing.to_string();
+    let titles: Vec<String> = near_titles
+        .iter()
+        .take(super::index::NEAR_TITLES)
+        .map(|t| format!("«{t}»"))
+        .collect();
+    if let Some((last, rest)) = titles.split_last() {
+        let list = if rest.is_empty() {
+            last.clone()
+        } else {
+            format!("{} {} {last}", rest.join(", "), w.or)
+        };
+        conclusion.push_str(&format!(" {} {list}?", w.did_you_mean));
+    }
+    Answer {
+        conclusion,
+        key_points: Vec::new(),
+        citations: Vec::new(),
+        clarifying_questions: Vec::new(),
+        requires_handoff: false,
+        did_you_mean: near_titles
+            .iter()
+            .take(super::index::NEAR_TITLES)
+            .cloned()
+            .collect(),
+    }
+}
+
+/// An answer from a retrieval: cited from its hits, or [`not_covered`] with
+/// its near titles.
+pub fn from_retrieval(terms: &[QueryTerm], retrieval: &Retrieval, lang: &str) -> Answer {
+    if retrieval.hits.is_empty() {
+        not_covered(&retrieval.near_titles, lang)
+    } else {
+        compose(terms, &retrieval.hits, lang)
+    }
+}
+
 /// An answer to `terms` from `hits` (best first), worded for `lang`.
 pub fn compose(terms: &[QueryTerm], hits: &[SearchHit], lang: &str) -> Answer {
     let w = words(lang);
     let ordered = section_first(terms, hits);
     let hits = ordered.as_slice();
     let Some(best) = hits.first() else {
-        return Answer {
-            conclusion: w.nothing.to_string(),
-            key_points: Vec::new(),
-            citations: Vec::new(),
-            clarifying_questions: Vec::new(),
-            requires_handoff: false,
-        };
+        return not_covered(&[], lang);
     };
     let mut citations: Vec<Citation> = Vec::new();
     let mut key_points = Vec::new();
@@ -108,6 +171,8 @@ pub fn compose(terms: &[QueryTerm], hits: &[SearchHit], lang: &str) -> Answer {
             chunk_id: hit.chunk_id.clone(),
             title: hit.title.clone(),
             snippet: hit.snippet.clone(),
+            source: hit.source,
+            page: hit.page,
         });
         for s in sentences {
             if used.contains(&s) {
@@ -136,6 +201,7 @@ pub fn compose(terms: &[QueryTerm], hits: &[SearchHit], lang: &str) -> Answer {
         citations,
         clarifying_questions: questions_in(best, lang),
         requires_handoff: best.requires_handoff,
+        did_you_mean: Vec::new(),
     }
 }
 
@@ -171,8 +237,14 @@ fn section_first(terms: &[QueryTerm], hits: &[SearchHit]) -> Vec<SearchHit> {
 }
 
 /// The answer as chat text: the conclusion, the key points, and the sources
-/// as `[n] title (source@vN#chunk)` lines.
+/// as `[n] title (source@vN#chunk, p. N, shop document)` lines.
 pub fn render(answer: &Answer) -> String {
+    render_in(answer, "en")
+}
+
+/// [`render`] with the citation labels in `lang`.
+pub fn render_in(answer: &Answer, lang: &str) -> String {
+    let w = words(lang);
     let mut out = answer.conclusion.clone();
     for p in &answer.key_points {
         out.push_str(&format!("\n- {} [{}]", p.text, p.citation + 1));
@@ -180,7 +252,20 @@ pub fn render(answer: &Answer) -> String {
     if !answer.citations.is_empty() {
         out.push('\n');
         for (i, c) in answer.citations.iter().enumerate() {
-            out.push_str(&format!("\n[{}] {} ({})", i + 1, c.title, c.chunk_id));
+            let page = c
+                .page
+                .map(|p| format!(", {} {p}", w.page))
+                .unwrap_or_default();
+            let source = match c.source {
+                Source::Shop => w.shop,
+                Source::Default => w.default,
+            };
+            out.push_str(&format!(
+                "\n[{}] {} ({}{page}, {source})",
+                i + 1,
+                c.title,
+                c.chunk_id
+            ));
         }
     }
     out

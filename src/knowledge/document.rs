@@ -554,8 +554,8 @@ fn first_heading(body: &str) -> Option<String> {
 }
 
 /// Everything importable under `paths` (files, or folders searched
-/// recursively for `.md`, `.markdown` and `.jsonl`; `README.md` is skipped),
-/// with the errors of what is not.
+/// recursively for `.md`, `.markdown`, `.jsonl` and `.pdf`; `README.md` is
+/// skipped), with the errors of what is not.
 pub fn load_paths(paths: &[impl AsRef<Path>]) -> (Vec<Document>, Vec<DocError>) {
     let mut files = Vec::new();
     let mut errors = Vec::new();
@@ -595,14 +595,15 @@ fn collect(
             let readme = path
                 .file_name()
                 .is_some_and(|n| n.to_string_lossy().eq_ignore_ascii_case("readme.md"));
-            if matches!(ext, "md" | "markdown" | "jsonl") && !readme {
+            let ext = ext.to_ascii_lowercase();
+            if matches!(ext.as_str(), "md" | "markdown" | "jsonl" | "pdf") && !readme {
                 files.push(path.to_path_buf());
             } else if explicit {
                 errors.push(err(
                     &name,
                     0,
                     None,
-                    "not a knowledge file (.md, .markdown or .jsonl)",
+                    "not a knowledge file (.md, .markdown, .jsonl or .pdf)",
                 ));
             }
         }
@@ -613,8 +614,16 @@ fn collect(
 /// files are one error each.
 pub fn load_file(path: &Path) -> (Vec<Document>, Vec<DocError>) {
     let name = path.display().to_string();
+    let pdf = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("pdf"));
+    let limit = if pdf {
+        super::pdf::MAX_PDF_BYTES
+    } else {
+        MAX_FILE_BYTES
+    };
     // Only a regular file, bounded (a FIFO named `x.md` never blocks).
-    match crate::files::read_limited(path, MAX_FILE_BYTES, "a knowledge file") {
+    match crate::files::read_limited(path, limit, "a knowledge file") {
         Ok(bytes) => load_bytes(&name, &bytes),
         Err(crate::files::ReadError::TooLarge { size, .. }) => (
             Vec::new(),
@@ -625,7 +634,7 @@ pub fn load_file(path: &Path) -> (Vec<Document>, Vec<DocError>) {
                 format!(
                     "the file is {:.1} MB; knowledge files are at most {} MB (split it into documents)",
                     size as f64 / 1_000_000.0,
-                    MAX_FILE_BYTES / (1024 * 1024)
+                    limit / (1024 * 1024)
                 ),
             )],
         ),
@@ -634,8 +643,35 @@ pub fn load_file(path: &Path) -> (Vec<Document>, Vec<DocError>) {
 }
 
 /// Like [`load_file`] for content that did not come from a path (the app's
-/// drag and drop, the embedded default set).
+/// drag and drop, the embedded default set). A PDF is known by its bytes.
 pub fn load_bytes(name: &str, bytes: &[u8]) -> (Vec<Document>, Vec<DocError>) {
+    if super::pdf::is_pdf(bytes) {
+        if bytes.len() as u64 > super::pdf::MAX_PDF_BYTES {
+            return (
+                Vec::new(),
+                vec![err(
+                    name,
+                    0,
+                    None,
+                    format!(
+                        "the PDF is {:.1} MB; PDFs are at most {} MB",
+                        bytes.len() as f64 / 1_000_000.0,
+                        super::pdf::MAX_PDF_BYTES / (1024 * 1024)
+                    ),
+                )],
+            );
+        }
+        return match super::pdf::load_pdf(name, bytes) {
+            Ok(d) => (vec![d], Vec::new()),
+            Err(e) => (Vec::new(), vec![e]),
+        };
+    }
+    if name.to_ascii_lowercase().ends_with(".pdf") {
+        return (
+            Vec::new(),
+            vec![err(name, 0, None, "not a PDF (no %PDF- header)")],
+        );
+    }
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return (
             Vec::new(),

@@ -102,11 +102,11 @@ async fn ask(
     pool: &SqlitePool,
     q: &SearchQuery,
 ) -> Result<(Vec<index::SearchHit>, Answer), index::SearchError> {
-    let hits = index::search(pool, q).await?;
+    let retrieval = index::retrieve(pool, q).await?;
     let terms = text::query_terms(&q.query, q.asker_language.as_deref());
     let lang = q.asker_language.as_deref().unwrap_or("en");
-    let answer = answer::compose(&terms, &hits, lang);
-    Ok((hits, answer))
+    let answer = answer::from_retrieval(&terms, &retrieval, lang);
+    Ok((retrieval.hits, answer))
 }
 
 pub async fn run(

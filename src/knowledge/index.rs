@@ -44,6 +44,48 @@ pub struct SearchQuery {
     pub asker_language: Option<String>,
 }
 
+/// Whose document a source is. The shop's own (anything imported) outranks
+/// the shipped defaults (`knowledge/*.md` and the component notes) on the
+/// same subject: of the chunks that clear the relevance floor, the shop's
+/// come first.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    serde::Deserialize,
+    TS,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    #[default]
+    Shop,
+    Default,
+}
+
+impl Source {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Shop => "shop",
+            Source::Default => "default",
+        }
+    }
+
+    fn from_db(s: &str) -> Source {
+        if s == "default" {
+            Source::Default
+        } else {
+            Source::Shop
+        }
+    }
+}
+
 pub const DEFAULT_TOP_K: usize = 5;
 pub const MAX_TOP_K: usize = 50;
 
@@ -61,6 +103,11 @@ pub struct SearchHit {
     /// Higher is better (FTS5's BM25, negated).
     pub score: f64,
     pub snippet: String,
+    /// The shop's own document or a shipped default.
+    pub source: Source,
+    /// The page of the PDF the chunk was taken from (1-based); none for
+    /// text documents.
+    pub page: Option<u32>,
     #[serde(skip)]
     pub text: String,
     #[serde(skip)]
@@ -111,6 +158,8 @@ pub struct SourceInfo {
     pub requires_handoff: bool,
     pub origin: String,
     pub ingested_at: String,
+    /// The shop's own document or a shipped default.
+    pub source: Source,
 }
 
 fn now() -> String {
@@ -131,29 +180,49 @@ fn content_hash(d: &Document) -> String {
     hex::encode(Sha256::digest(canonical.to_string().as_bytes()))
 }
 
-/// Imports documents in one transaction. Documents that clash with what is
-/// stored (same version, other content) are reported in `skipped` with the
-/// parse errors the caller passes in; the rest import.
+/// Imports documents in one transaction, as the shop's own. Documents that
+/// clash with what is stored (same version, other content) are reported in
+/// `skipped` with the parse errors the caller passes in; the rest import.
 pub async fn ingest(
     pool: &SqlitePool,
     docs: Vec<Document>,
     parse_errors: Vec<DocError>,
 ) -> Result<IngestReport> {
+    ingest_as(pool, docs, parse_errors, Source::Shop).await
+}
+
+/// [`ingest`] with the documents' [`Source`] (the default set is ingested as
+/// `Default`; everything else is the shop's).
+pub async fn ingest_as(
+    pool: &SqlitePool,
+    docs: Vec<Document>,
+    parse_errors: Vec<DocError>,
+    source: Source,
+) -> Result<IngestReport> {
     // IMMEDIATE: this transaction reads before it writes; a deferred BEGIN
     // would fail at once with SQLITE_BUSY when another writer got in between
     // instead of waiting on the busy timeout.
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
-    let report = ingest_in(&mut tx, docs, parse_errors).await?;
+    let report = ingest_in_as(&mut tx, docs, parse_errors, source).await?;
     tx.commit().await?;
     Ok(report)
 }
 
 /// [`ingest`] inside the caller's write transaction (a rule import and its
-/// explanations commit together).
+/// explanations commit together): the shop's own.
 pub async fn ingest_in(
     tx: &mut sqlx::SqliteConnection,
     docs: Vec<Document>,
     parse_errors: Vec<DocError>,
+) -> Result<IngestReport> {
+    ingest_in_as(tx, docs, parse_errors, Source::Shop).await
+}
+
+async fn ingest_in_as(
+    tx: &mut sqlx::SqliteConnection,
+    docs: Vec<Document>,
+    parse_errors: Vec<DocError>,
+    source: Source,
 ) -> Result<IngestReport> {
     let mut report = IngestReport {
         skipped: parse_errors,
@@ -186,6 +255,7 @@ pub async fn ingest_in(
                 });
                 match prior {
                     Some(h) if h == hash => {
+                        mark_source(&mut *tx, &doc.source_id, v, source).await?;
                         report.unchanged.push(IngestedSource {
                             source_id: doc.source_id.clone(),
                             version: v,
@@ -215,6 +285,7 @@ pub async fn ingest_in(
             }
             None => match &latest {
                 Some((v, h)) if *h == hash => {
+                    mark_source(&mut *tx, &doc.source_id, *v, source).await?;
                     report.unchanged.push(IngestedSource {
                         source_id: doc.source_id.clone(),
                         version: *v,
@@ -241,8 +312,8 @@ pub async fn ingest_in(
         let questions = serde_json::to_string(&doc.clarifying_questions).unwrap_or_default();
         let lots = serde_json::to_string(&doc.lot_codes).unwrap_or_default();
         let row: i64 = sqlx::query_scalar(
-            "INSERT INTO knowledge_sources (source_id, version, doc_type, source_type, title, language, city_code, lot_codes, effective_from, effective_to, clarifying_questions, requires_handoff, content_hash, origin, ingested_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            "INSERT INTO knowledge_sources (source_id, version, doc_type, source_type, title, language, city_code, lot_codes, effective_from, effective_to, clarifying_questions, requires_handoff, content_hash, origin, ingested_at, source)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         )
         .bind(&doc.source_id)
         .bind(version)
@@ -259,9 +330,10 @@ pub async fn ingest_in(
         .bind(&hash)
         .bind(&doc.origin)
         .bind(&ingested_at)
+        .bind(source.as_str())
         .fetch_one(&mut *tx)
         .await?;
-        let chunks = chunk::chunk(&doc.body);
+        let chunks = paged_chunks(&doc);
         // The clarifying questions (with their translations) are part of
         // what a document is about: a Russian question finds an English
         // document through its Russian questions.
@@ -273,14 +345,15 @@ pub async fn ingest_in(
             }
         }
         let title_form = text::index_form(&about, &doc.language);
-        for (i, c) in chunks.iter().enumerate() {
+        for (i, (page, c)) in chunks.iter().enumerate() {
             let id: i64 = sqlx::query_scalar(
-                "INSERT INTO knowledge_chunks (source_row, chunk_index, heading, text) VALUES (?, ?, ?, ?) RETURNING id",
+                "INSERT INTO knowledge_chunks (source_row, chunk_index, heading, text, page) VALUES (?, ?, ?, ?, ?) RETURNING id",
             )
             .bind(row)
             .bind(i as i64)
             .bind(&c.heading)
             .bind(&c.text)
+            .bind(page.map(i64::from))
             .fetch_one(&mut *tx)
             .await?;
             sqlx::query(
@@ -315,6 +388,48 @@ pub async fn ingest_in(
         .await?;
     }
     Ok(report)
+}
+
+/// The default set finds its documents already stored when they did not
+/// change: they are marked as defaults (a store made before sources were
+/// ranked holds them as the shop's). A shop import never demotes anything.
+async fn mark_source(
+    tx: &mut sqlx::SqliteConnection,
+    source_id: &str,
+    version: u32,
+    source: Source,
+) -> Result<()> {
+    if source == Source::Default {
+        sqlx::query("UPDATE knowledge_sources SET source = 'default' WHERE source_id = ? AND version = ? AND source <> 'default'")
+            .bind(source_id)
+            .bind(version)
+            .execute(&mut *tx)
+            .await?;
+    }
+    Ok(())
+}
+
+/// A document's chunks with the page each came from: a PDF's body holds
+/// one `[[page N]]` line before each page's text ([`super::pdf`]), and no
+/// chunk crosses a page; any other document is chunked whole, without pages.
+fn paged_chunks(doc: &Document) -> Vec<(Option<u32>, chunk::Chunk)> {
+    if doc.source_type != super::pdf::SOURCE_TYPE {
+        return chunk::chunk(&doc.body)
+            .into_iter()
+            .map(|c| (None, c))
+            .collect();
+    }
+    super::pdf::pages_of(&doc.body)
+        .into_iter()
+        .flat_map(|(page, text)| {
+            chunk::chunk(text).into_iter().map(move |mut c| {
+                if c.heading.is_empty() {
+                    c.heading = format!("p. {page}");
+                }
+                (Some(page), c)
+            })
+        })
+        .collect()
 }
 
 /// Every stored source version, newest first per source.
@@ -356,15 +471,16 @@ pub async fn list(pool: &SqlitePool) -> Result<Vec<SourceInfo>> {
                 requires_handoff: r.get::<i64, _>("requires_handoff") != 0,
                 origin: r.get("origin"),
                 ingested_at: r.get("ingested_at"),
+                source: Source::from_db(r.get::<&str, _>("source")),
             }
         })
         .collect())
 }
 
 const SEARCH_SQL: &str = "
-SELECT c.chunk_index, c.heading, c.text, s.source_id, s.version, s.title, s.doc_type,
-       s.source_type, s.language, s.clarifying_questions, s.requires_handoff,
-       bm25(knowledge_fts, 4.0, 2.0, 1.0) AS score
+SELECT c.chunk_index, c.heading, c.text, c.page, s.source_id, s.version, s.title, s.doc_type,
+       s.source_type, s.language, s.clarifying_questions, s.requires_handoff, s.source,
+       s.city_code, s.lot_codes, bm25(knowledge_fts, 4.0, 2.0, 1.0) AS score
 FROM knowledge_fts
 JOIN knowledge_chunks c ON c.id = knowledge_fts.rowid
 JOIN knowledge_sources s ON s.id = c.source_row
@@ -392,13 +508,54 @@ pub enum SearchError {
     Sql(#[from] sqlx::Error),
 }
 
-/// Ranked chunks for a query: BM25 over the index forms, filtered in SQL,
-/// then kept only where enough of the query's words occur (so "lasagna
-/// recipe" does not return the one chunk that says "recipe").
+/// What a search found: the chunks that clear the relevance floor (best
+/// first, the shop's documents before the defaults), and when none does,
+/// up to three titles near the question for a "did you mean".
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Retrieval {
+    pub hits: Vec<SearchHit>,
+    pub near_titles: Vec<String>,
+    /// Why nothing cleared the floor (for the turn's trace).
+    pub below_floor: Option<String>,
+}
+
+/// Of a question with three or more key words, the chunk must hold at least
+/// this share of their weight (inverse document frequency), so the words
+/// the store has never seen ("jet engine turbine") count most.
+/// (0.45: at 0.4 "daily storage rate for PDX lot A" is answered by a
+/// battery FAQ that mentions the lot; a claim question naming the part
+/// scratched, 0.49, must pass.)
+pub const MIN_KEY_WEIGHT: f64 = 0.45;
+/// The least BM25 score (negated) a chunk may answer with.
+pub const MIN_SCORE: f64 = 1.0;
+/// At most this many near titles are offered.
+pub const NEAR_TITLES: usize = 3;
+
+/// Ranked chunks for a query that clear the relevance floor ([`retrieve`]).
 pub async fn search(
     pool: &SqlitePool,
     q: &SearchQuery,
 ) -> std::result::Result<Vec<SearchHit>, SearchError> {
+    Ok(retrieve(pool, q).await?.hits)
+}
+
+/// Ranked chunks for a query: BM25 over the index forms, filtered in SQL,
+/// then kept only above the relevance floor:
+///
+/// - the query names a subject: at least one key word (not a number, not
+///   small talk or a follow-up's "time", "week", "worse");
+/// - enough of the query's words occur in the chunk (with its title,
+///   heading and questions), and of its key words all of one or two, else
+///   half of them holding [`MIN_KEY_WEIGHT`] of their weight;
+/// - the BM25 score is at least [`MIN_SCORE`];
+/// - the scope: a city code or "lot X" the question names excludes
+///   documents scoped to another city or lot.
+///
+/// The shop's documents come before the defaults among the chunks kept.
+pub async fn retrieve(
+    pool: &SqlitePool,
+    q: &SearchQuery,
+) -> std::result::Result<Retrieval, SearchError> {
     let top_k = match q.top_k {
         0 => DEFAULT_TOP_K,
         k if k > MAX_TOP_K => return Err(SearchError::TopK(k)),
@@ -411,51 +568,65 @@ pub async fn search(
         }
     };
     let terms = text::query_terms(&q.query, q.asker_language.as_deref());
-    let Some((expr, exact)) = text::match_plan(&terms) else {
-        return Ok(Vec::new());
+    let key = text::key_terms(&terms);
+    if key.is_empty() {
+        return Ok(Retrieval {
+            below_floor: Some(
+                "the question names no subject (only numbers or generic words)".into(),
+            ),
+            ..Default::default()
+        });
+    }
+    let Some((expr, _)) = text::match_plan(&terms) else {
+        return Ok(Retrieval::default());
     };
-    // An exact expression already holds only qualifying chunks; otherwise
-    // fetch extra candidates for the check below.
-    let limit = if exact { top_k } else { (top_k * 8).max(40) };
-    let source_ids = (!q.source_ids.is_empty())
-        .then(|| serde_json::to_string(&q.source_ids).unwrap_or_default());
-    let upper = |s: &Option<String>| s.as_ref().map(|v| v.trim().to_ascii_uppercase());
-    let rows = sqlx::query(SEARCH_SQL)
-        .bind(&expr)
-        .bind(&q.doc_type)
-        .bind(&q.source_type)
-        .bind(upper(&q.city_code))
-        .bind(upper(&q.lot_code))
-        .bind(&q.language)
-        .bind(source_ids)
-        .bind(q.include_inactive)
-        .bind(&at)
-        .bind(limit as i64)
-        .fetch_all(pool)
-        .await?;
+    let rows = fetch(pool, q, &expr, &at, (top_k * 8).max(40)).await?;
+    let weights = key_weights(pool, &key).await?;
+    let scope = named_scope(pool, &q.query).await?;
     let required = text::required_matches(&terms);
-    let mut hits = Vec::with_capacity(top_k);
+    let mut kept: Vec<SearchHit> = Vec::new();
+    let mut rejected: Vec<(String, String, String)> = Vec::new();
+    let mut why = None;
     for r in rows {
+        let title: String = r.get("title");
+        let source_id: String = r.get("source_id");
         let heading: String = r.get("heading");
         let body: String = r.get("text");
-        let title: String = r.get("title");
         let language: String = r.get("language");
         let questions: BTreeMap<String, Vec<String>> =
             serde_json::from_str(r.get::<&str, _>("clarifying_questions")).unwrap_or_default();
-        if !exact {
-            let asked: Vec<&str> = questions.values().flatten().map(String::as_str).collect();
-            let tokens = text::token_set(
-                &format!("{title}\n{}\n{heading}\n{body}", asked.join("\n")),
-                &language,
-            );
-            if text::matched_terms(&terms, &tokens) < required {
-                continue;
+        let asked: Vec<&str> = questions.values().flatten().map(String::as_str).collect();
+        let tokens = text::token_set(
+            &format!("{title}\n{}\n{heading}\n{body}", asked.join("\n")),
+            &language,
+        );
+        let score = -r.get::<f64, _>("score");
+        let city: Option<String> = r.get("city_code");
+        let lots: Vec<String> =
+            serde_json::from_str(r.get::<&str, _>("lot_codes")).unwrap_or_default();
+        let verdict = if text::matched_terms(&terms, &tokens) < required {
+            Err("too few of the question's words".to_string())
+        } else {
+            covers(&key, &weights, &tokens)
+                .and_then(|()| {
+                    if score < MIN_SCORE {
+                        Err(format!("score {score:.2} under {MIN_SCORE}"))
+                    } else {
+                        Ok(())
+                    }
+                })
+                .and_then(|()| scope.admits(city.as_deref(), &lots))
+        };
+        if let Err(reason) = verdict {
+            if why.is_none() {
+                why = Some(format!("{source_id}: {reason}"));
             }
+            rejected.push((source_id, title, language));
+            continue;
         }
-        let source_id: String = r.get("source_id");
         let version = r.get::<i64, _>("version") as u32;
         let index: i64 = r.get("chunk_index");
-        hits.push(SearchHit {
+        kept.push(SearchHit {
             chunk_id: chunk_id(&source_id, version, index),
             snippet: snippet(&body, &terms, &language, q.asker_language.as_deref()),
             source_id,
@@ -467,14 +638,246 @@ pub async fn search(
             requires_handoff: r.get::<i64, _>("requires_handoff") != 0,
             language,
             heading,
-            score: -r.get::<f64, _>("score"),
+            score,
+            source: Source::from_db(r.get::<&str, _>("source")),
+            page: r
+                .get::<Option<i64>, _>("page")
+                .map(|p| p.clamp(1, u32::MAX as i64) as u32),
             text: body,
         });
-        if hits.len() == top_k {
-            break;
+    }
+    // Stable: within each source, the SQL order (score, then the tie-break).
+    kept.sort_by_key(|h| h.source);
+    kept.truncate(top_k);
+    if !kept.is_empty() {
+        return Ok(Retrieval {
+            hits: kept,
+            ..Default::default()
+        });
+    }
+    let near_titles = near_titles(pool, q, &key, &at, rejected).await?;
+    Ok(Retrieval {
+        hits: Vec::new(),
+        near_titles,
+        below_floor: Some(why.unwrap_or_else(|| "no chunk holds the question's words".into())),
+    })
+}
+
+async fn fetch(
+    pool: &SqlitePool,
+    q: &SearchQuery,
+    expr: &str,
+    at: &str,
+    limit: usize,
+) -> Result<Vec<sqlx::sqlite::SqliteRow>> {
+    let source_ids = (!q.source_ids.is_empty())
+        .then(|| serde_json::to_string(&q.source_ids).unwrap_or_default());
+    let upper = |s: &Option<String>| s.as_ref().map(|v| v.trim().to_ascii_uppercase());
+    sqlx::query(SEARCH_SQL)
+        .bind(expr)
+        .bind(&q.doc_type)
+        .bind(&q.source_type)
+        .bind(upper(&q.city_code))
+        .bind(upper(&q.lot_code))
+        .bind(&q.language)
+        .bind(source_ids)
+        .bind(q.include_inactive)
+        .bind(at)
+        .bind(limit as i64)
+        .fetch_all(pool)
+        .await
+}
+
+/// Each key word's weight: its inverse document frequency over the chunks
+/// (BM25's), so a word the store has never seen weighs most. Only a
+/// question of three or more key words is weighed (see [`covers`]); the
+/// chunk count is the largest rowid and a count stops at a twentieth of it
+/// (at least 200), so a common word costs a bounded scan in a large store.
+async fn key_weights(pool: &SqlitePool, key: &[&QueryTerm]) -> Result<Vec<f64>> {
+    if key.iter().filter(|t| !t.cjk).count() <= 2 {
+        return Ok(vec![1.0; key.len()]);
+    }
+    let n: Option<i64> = sqlx::query_scalar("SELECT MAX(id) FROM knowledge_chunks")
+        .fetch_one(pool)
+        .await?;
+    let n = n.unwrap_or(0).max(1);
+    let cap = (n / 20).max(200);
+    let mut out = Vec::with_capacity(key.len());
+    for t in key {
+        let expr = t
+            .variants
+            .iter()
+            .map(|v| format!("\"{}\"", v.replace('"', "\"\"")))
+            .collect::<Vec<_>>()
+            .join(" OR ");
+        let df: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM knowledge_fts WHERE knowledge_fts MATCH ? LIMIT ?)",
+        )
+        .bind(&expr)
+        .bind(cap)
+        .fetch_one(pool)
+        .await?;
+        let (n, df) = (n as f64, df as f64);
+        out.push(((n - df + 0.5) / (df + 0.5) + 1.0).ln().max(0.01));
+    }
+    Ok(out)
+}
+
+/// Whether a chunk's tokens cover the key words (see [`retrieve`]). CJK
+/// bigrams are counted apart: a third of them, as [`text::required_matches`]
+/// asks (a bigram that spans two words matches nothing by design).
+fn covers(
+    key: &[&QueryTerm],
+    weights: &[f64],
+    tokens: &BTreeSet<String>,
+) -> std::result::Result<(), String> {
+    let present: Vec<bool> = key
+        .iter()
+        .map(|t| t.variants.iter().any(|v| tokens.contains(v)))
+        .collect();
+    let count = |cjk: bool| {
+        let all = key.iter().filter(|t| t.cjk == cjk).count();
+        let held = key
+            .iter()
+            .zip(&present)
+            .filter(|(t, p)| t.cjk == cjk && **p)
+            .count();
+        (all, held)
+    };
+    let missing = || {
+        key.iter()
+            .zip(&present)
+            .filter(|(_, p)| !**p)
+            .map(|(t, _)| t.variants[0].clone())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (cjk_all, cjk_held) = count(true);
+    if cjk_held * 3 < cjk_all {
+        return Err(format!(
+            "too few of the question's characters: {}",
+            missing()
+        ));
+    }
+    let (words, held) = count(false);
+    if words <= 2 {
+        return if held == words {
+            Ok(())
+        } else {
+            Err(format!("key word(s) missing: {}", missing()))
+        };
+    }
+    if held * 2 < words {
+        return Err(format!("most key words missing: {}", missing()));
+    }
+    let weight = |only_held: bool| -> f64 {
+        key.iter()
+            .zip(weights.iter().zip(&present))
+            .filter(|(t, (_, p))| !t.cjk && (**p || !only_held))
+            .map(|(_, (w, _))| w)
+            .sum()
+    };
+    let (total, kept) = (weight(false), weight(true));
+    if total > 0.0 && kept / total < MIN_KEY_WEIGHT {
+        return Err(format!(
+            "the key words it holds weigh {:.2} of the question's (missing: {})",
+            kept / total,
+            missing()
+        ));
+    }
+    Ok(())
+}
+
+/// A city code (one the store knows, written in capitals) or a lot
+/// ("lot C", "lote C", "площадка C") the question names.
+#[derive(Debug, Default)]
+struct NamedScope {
+    city: Option<String>,
+    lot: Option<String>,
+}
+
+impl NamedScope {
+    fn admits(&self, city: Option<&str>, lots: &[String]) -> std::result::Result<(), String> {
+        if let (Some(want), Some(got)) = (&self.city, city) {
+            if want != got {
+                return Err(format!("scoped to city {got}, the question names {want}"));
+            }
+        }
+        if let Some(want) = &self.lot {
+            if !lots.is_empty() && !lots.contains(want) {
+                return Err(format!(
+                    "scoped to lot {}, the question names lot {want}",
+                    lots.join(",")
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+async fn named_scope(pool: &SqlitePool, query: &str) -> Result<NamedScope> {
+    static LOT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)\b(?:lot|lote|площадк[аеиуой]|стоянк[аеиуой])\s+([a-z0-9][a-z0-9_-]{0,15})\b",
+        )
+        .expect("lot pattern")
+    });
+    let lot = LOT.captures(query).map(|c| c[1].to_ascii_uppercase());
+    let caps: BTreeSet<&str> = query
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| w.len() >= 2 && w.chars().all(|c| c.is_ascii_uppercase()))
+        .collect();
+    let mut city = None;
+    if !caps.is_empty() {
+        let known: Vec<String> = sqlx::query_scalar(
+            "SELECT DISTINCT city_code FROM knowledge_sources WHERE city_code IS NOT NULL",
+        )
+        .fetch_all(pool)
+        .await?;
+        city = known.into_iter().find(|c| caps.contains(c.as_str()));
+    }
+    Ok(NamedScope { city, lot })
+}
+
+/// Up to [`NEAR_TITLES`] titles that share a key word with the question:
+/// first those of chunks the floor turned away, then any title holding a
+/// key word, within the same filters. Titles only, never an answer.
+async fn near_titles(
+    pool: &SqlitePool,
+    q: &SearchQuery,
+    key: &[&QueryTerm],
+    at: &str,
+    rejected: Vec<(String, String, String)>,
+) -> Result<Vec<String>> {
+    let in_title = |title: &str, language: &str| {
+        let tokens = text::token_set(title, language);
+        key.iter()
+            .any(|t| t.variants.iter().any(|v| tokens.contains(v)))
+    };
+    let mut out: Vec<String> = Vec::new();
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    for (source_id, title, language) in rejected {
+        if out.len() < NEAR_TITLES && in_title(&title, &language) && seen.insert(source_id) {
+            out.push(title);
         }
     }
-    Ok(hits)
+    if out.len() < NEAR_TITLES {
+        let any: Vec<String> = key
+            .iter()
+            .flat_map(|t| t.variants.iter())
+            .map(|v| format!("\"{}\"", v.replace('"', "\"\"")))
+            .collect();
+        let expr = format!("title : ({})", any.join(" OR "));
+        for r in fetch(pool, q, &expr, at, 40).await? {
+            let source_id: String = r.get("source_id");
+            let title: String = r.get("title");
+            let language: String = r.get("language");
+            if out.len() < NEAR_TITLES && in_title(&title, &language) && seen.insert(source_id) {
+                out.push(title);
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// The sentence of a chunk that holds most of the query's words (the first
@@ -558,8 +961,8 @@ pub async fn lookup(
 ) -> Result<Option<SearchHit>> {
     let at = now();
     let row = sqlx::query(
-        "SELECT c.chunk_index, c.heading, c.text, s.source_id, s.version, s.title, s.doc_type,
-                s.source_type, s.language
+        "SELECT c.chunk_index, c.heading, c.text, c.page, s.source_id, s.version, s.title, s.doc_type,
+                s.source_type, s.language, s.source
          FROM knowledge_chunks c JOIN knowledge_sources s ON s.id = c.source_row
          WHERE s.source_id = ?1
            AND (s.effective_from IS NULL OR s.effective_from <= ?2)
@@ -584,8 +987,8 @@ pub async fn lookup_version(
     version: u32,
 ) -> Result<Option<SearchHit>> {
     let row = sqlx::query(
-        "SELECT c.chunk_index, c.heading, c.text, s.source_id, s.version, s.title, s.doc_type,
-                s.source_type, s.language
+        "SELECT c.chunk_index, c.heading, c.text, c.page, s.source_id, s.version, s.title, s.doc_type,
+                s.source_type, s.language, s.source
          FROM knowledge_chunks c JOIN knowledge_sources s ON s.id = c.source_row
          WHERE s.source_id = ?1 AND s.version = ?2
          ORDER BY c.chunk_index LIMIT 1",
@@ -614,6 +1017,10 @@ fn unranked_hit(r: &sqlx::sqlite::SqliteRow) -> SearchHit {
         language: r.get("language"),
         heading: r.get("heading"),
         score: 0.0,
+        source: Source::from_db(r.get::<&str, _>("source")),
+        page: r
+            .get::<Option<i64>, _>("page")
+            .map(|p| p.clamp(1, u32::MAX as i64) as u32),
         text,
         clarifying_questions: BTreeMap::new(),
         requires_handoff: false,

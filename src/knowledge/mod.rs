@@ -10,6 +10,7 @@
 //! - [`index`]: the SQL side: ingest, list, search, lookup.
 //! - [`answer`]: conclusion, key points, citations.
 //! - [`derived`]: component notes generated from `procedures/`.
+//! - [`pdf`]: PDF manuals and bulletins, their text page by page.
 //! - [`eval`]: the evaluation harness behind `servicedesk eval knowledge`.
 
 pub mod answer;
@@ -19,11 +20,12 @@ pub mod document;
 pub mod eval;
 pub mod frontmatter;
 pub mod index;
+pub mod pdf;
 pub mod text;
 
 pub use answer::{Answer, Citation};
 pub use document::{DocError, Document};
-pub use index::{IngestReport, SearchHit, SearchQuery, SourceInfo};
+pub use index::{IngestReport, Retrieval, SearchHit, SearchQuery, Source, SourceInfo};
 
 use crate::engine::catalog::Catalog;
 use sha2::{Digest, Sha256};
@@ -32,7 +34,7 @@ use sqlx::SqlitePool;
 include!(concat!(env!("OUT_DIR"), "/embedded_knowledge.rs"));
 
 /// Bump when chunking or the index form changes, so stores re-derive.
-const FORMAT: &str = "knowledge-format-2";
+const FORMAT: &str = "knowledge-format-3";
 const DEFAULT_SET_KEY: &str = "default_set";
 
 /// The shipped documents (`knowledge/`) and the component notes, parsed.
@@ -78,7 +80,7 @@ pub async fn ensure_default_set(
     for e in &errors {
         tracing::error!("default knowledge: {e}");
     }
-    let report = index::ingest(pool, docs, errors).await?;
+    let report = index::ingest_as(pool, docs, errors, index::Source::Default).await?;
     index::meta_set(pool, DEFAULT_SET_KEY, &fingerprint).await?;
     Ok(Some(report))
 }

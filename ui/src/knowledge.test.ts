@@ -14,6 +14,7 @@ import {
   ingestSummary,
   isKnowledgeFile,
   MAX_KNOWLEDGE_FILE_BYTES,
+  MAX_PDF_BYTES,
   parseChunkId,
   partitionFiles,
   queryTerms,
@@ -133,18 +134,21 @@ describe('import report', () => {
     expect(formatIngested({ source_id: 'a', version: 1, chunks: 1 })).toBe('a v1 · 1 chunk');
   });
 
-  it('sends only .md, .markdown and .jsonl files within the size limit', () => {
-    expect(['a.md', 'B.MARKDOWN', 'c.jsonl'].every(isKnowledgeFile)).toBe(true);
-    expect(['a.txt', 'md', 'a.md.pdf', 'a.json'].some(isKnowledgeFile)).toBe(false);
+  it('sends only .md, .markdown, .jsonl and .pdf files within their size limits', () => {
+    expect(['a.md', 'B.MARKDOWN', 'c.jsonl', 'Manual.PDF', 'a.md.pdf'].every(isKnowledgeFile)).toBe(true);
+    expect(['a.txt', 'md', 'a.pdf.txt', 'a.json'].some(isKnowledgeFile)).toBe(false);
     const { send, refused } = partitionFiles([
       { name: 'a.md', size: 10 },
       { name: 'photo.jpg', size: 10 },
       { name: 'huge.jsonl', size: MAX_KNOWLEDGE_FILE_BYTES + 1 },
+      { name: 'manual.pdf', size: MAX_KNOWLEDGE_FILE_BYTES + 1 },
+      { name: 'huge.pdf', size: MAX_PDF_BYTES + 1 },
     ]);
-    expect(send.map((f) => f.name)).toEqual(['a.md']);
-    expect(refused.map((r) => r.file)).toEqual(['photo.jpg', 'huge.jsonl']);
-    expect(refused[0].reason).toContain('.md');
+    expect(send.map((f) => f.name)).toEqual(['a.md', 'manual.pdf']);
+    expect(refused.map((r) => r.file)).toEqual(['photo.jpg', 'huge.jsonl', 'huge.pdf']);
+    expect(refused[0].reason).toContain('.pdf');
     expect(refused[1].reason).toContain('MiB');
+    expect(refused[2].reason).toContain('24 MiB');
   });
 });
 
@@ -207,6 +211,7 @@ function source(over: Partial<KnowledgeSource> = {}): KnowledgeSource {
     requires_handoff: false,
     origin: 'knowledge/x.md',
     ingested_at: '2026-11-23T21:33:24Z',
+    source: 'default',
     ...over,
   };
 }

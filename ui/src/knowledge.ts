@@ -168,9 +168,16 @@ export function citationDescription(ref: KnowledgeRef): string {
 
 // ---- ingest ----
 
-export const KNOWLEDGE_EXTENSIONS = ['.md', '.markdown', '.jsonl'] as const;
+export const KNOWLEDGE_EXTENSIONS = ['.md', '.markdown', '.jsonl', '.pdf'] as const;
 /** For the file picker's `accept`. */
-export const KNOWLEDGE_ACCEPT = '.md,.markdown,.jsonl,text/markdown';
+export const KNOWLEDGE_ACCEPT = '.md,.markdown,.jsonl,text/markdown,.pdf,application/pdf';
+/** PDF manuals are sent as base64 (a third larger); the server takes about 42 MB a request. */
+export const MAX_PDF_BYTES = 24 * 1024 * 1024;
+
+/** A PDF goes as bytes (base64), everything else as text. */
+export function isPdfFile(name: string): boolean {
+  return name.toLowerCase().endsWith('.pdf');
+}
 /** Larger files are not read (the whole batch goes in one request). */
 export const MAX_KNOWLEDGE_FILE_BYTES = 8 * 1024 * 1024;
 
@@ -191,7 +198,8 @@ export function partitionFiles<F extends { name: string; size: number }>(files: 
   const refused: Refused[] = [];
   for (const f of files) {
     if (!isKnowledgeFile(f.name)) refused.push({ file: f.name, reason: tr('knowledge.notDocument') });
-    else if (f.size > MAX_KNOWLEDGE_FILE_BYTES) refused.push({ file: f.name, reason: tr('knowledge.tooLarge', { mib: MAX_KNOWLEDGE_FILE_BYTES / 1024 / 1024 }) });
+    else if (f.size > (isPdfFile(f.name) ? MAX_PDF_BYTES : MAX_KNOWLEDGE_FILE_BYTES))
+      refused.push({ file: f.name, reason: tr('knowledge.tooLarge', { mib: (isPdfFile(f.name) ? MAX_PDF_BYTES : MAX_KNOWLEDGE_FILE_BYTES) / 1024 / 1024 }) });
     else send.push(f);
   }
   return { send, refused };

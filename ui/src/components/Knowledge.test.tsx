@@ -25,6 +25,7 @@ function src(over: Record<string, unknown> = {}) {
     requires_handoff: false,
     origin: 'knowledge/policy-storage-fees.v2.md',
     ingested_at: '2026-11-23T21:33:24Z',
+    source: 'default' as const,
     ...over,
   };
 }
@@ -277,6 +278,8 @@ describe('search', () => {
             heading: 'Billing and disputes',
             score: 9.2854,
             snippet: 'Storage disputes go to the manager; only the service manager may waive storage fees.',
+            source: 'default',
+            page: null,
           },
         ],
       }),
@@ -294,6 +297,8 @@ describe('search', () => {
     ]);
     expect(byTestId(result, 'result-title')!.textContent).toBe('Storage and lot parking fees');
     expect(byTestId(result, 'result-chunk-id')!.textContent).toBe('policy-storage-fees@v2#7');
+    expect(byTestId(result, 'result-source')!.textContent).toBe(' · default document');
+    expect(byTestId(result, 'result-page')).toBeNull();
     const marks = Array.from(byTestId(result, 'result-snippet')!.querySelectorAll('mark')).map((m) => m.textContent);
     expect(marks).toEqual(['Storage', 'waive', 'storage']);
     expect(byTestId(result, 'result-snippet')!.textContent).toBe('Storage disputes go to the manager; only the service manager may waive storage fees.');
@@ -340,8 +345,8 @@ describe('ask', () => {
           { text: 'The failed part decides the path.', citation: 0 },
         ],
         citations: [
-          { source_id: 'faq-warranty-eligibility', version: 1, chunk_id: 'faq-warranty-eligibility@v1#0', title: 'Warranty eligibility', snippet: 'This FAQ is the eligibility check.' },
-          { source_id: 'faq-warranty-eligibility', version: 1, chunk_id: 'faq-warranty-eligibility@v1#5', title: 'Warranty eligibility', snippet: 'Check the portal.' },
+          { source_id: 'faq-warranty-eligibility', version: 1, chunk_id: 'faq-warranty-eligibility@v1#0', title: 'Warranty eligibility', snippet: 'This FAQ is the eligibility check.', source: 'default', page: null },
+          { source_id: 'faq-warranty-eligibility', version: 1, chunk_id: 'faq-warranty-eligibility@v1#5', title: 'Warranty eligibility', snippet: 'Check the portal.', source: 'shop', page: 4 },
         ],
         clarifying_questions: ["What is the unit's model year?", 'Who made the failed component?'],
         requires_handoff: false,
@@ -354,6 +359,10 @@ describe('ask', () => {
     expect(byTestId(answer, 'ask-conclusion')!.textContent).toContain('eligibility check');
     expect(allByTestId(answer, 'ask-key-point').map((k) => byTestId(k, 'cite-marker')!.textContent)).toEqual(['[2]', '[1]']);
     expect(allByTestId(answer, 'ask-citation').map((c) => c.dataset.chunkId)).toEqual(['faq-warranty-eligibility@v1#0', 'faq-warranty-eligibility@v1#5']);
+    // Whose document each source is, and a PDF's page.
+    expect(allByTestId(answer, 'citation-source').map((c) => c.textContent)).toEqual(['default document', 'shop document']);
+    expect(allByTestId(answer, 'citation-page').map((c) => c.textContent)).toEqual([' · p. 4']);
+    expect(byTestId(answer, 'ask-did-you-mean')).toBeNull();
     const asks = byTestId(answer, 'ask-clarifying')!;
     expect(asks.textContent).toContain('This document asks first:');
     expect(allByTestId(asks, 'ask-clarifying-question').map((q) => q.textContent)).toEqual(["What is the unit's model year?", 'Who made the failed component?']);
@@ -363,6 +372,44 @@ describe('ask', () => {
     click(byTestId(allByTestId(answer, 'ask-key-point')[0], 'cite-marker'));
     expect(document.activeElement).toBe(allByTestId(answer, 'ask-citation')[1]);
     expect(window.location.hash).toBe('#knowledge');
+  });
+
+  it('offers the near titles when the shop documents do not cover the question', async () => {
+    const { root } = await openKnowledge({
+      knowledge_ask: () => ({
+        conclusion: "The shop's documents don't cover this, so I won't guess.",
+        key_points: [],
+        citations: [],
+        did_you_mean: ['Winterizing and de-winterizing your RV water system'],
+      }),
+    });
+    typeInto(byTestId(root, 'ask-input')!, 'how do I winterize a swimming pool?');
+    click(byTestId(root, 'ask-button'));
+    const answer = await waitFor(() => byTestId(root, 'ask-answer'));
+    expect(answer.dataset.found).toBe('false');
+    expect(byTestId(answer, 'ask-did-you-mean')!.textContent).toContain('Did you mean:');
+    expect(allByTestId(answer, 'ask-near-title').map((t) => t.textContent)).toEqual(['Winterizing and de-winterizing your RV water system']);
+    expect(byTestId(answer, 'ask-citations')).toBeNull();
+  });
+
+  it('sends a PDF as base64 and a text file as text', async () => {
+    const { root, backend } = await openKnowledge({
+      knowledge_ingest: () => ({ imported: [{ source_id: 'pdf-manual', version: 1, chunks: 3, origin: 'manual.pdf' }], unchanged: [], skipped: [], chunks: 3 }),
+    });
+    const pdf = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x37, 0x0a, 0xff]);
+    setFiles(byTestId(root, 'knowledge-file-input') as HTMLInputElement, [
+      new File([pdf], 'manual.pdf', { type: 'application/pdf' }),
+      new File(['---\n---\n'], 'a.md'),
+    ]);
+    await waitFor(() => byTestId(root, 'ingest-report'));
+    expect(backend.callsOf('knowledge_ingest')).toEqual([
+      {
+        files: [
+          { name: 'manual.pdf', content_base64: 'JVBERi0xLjcK/w==' },
+          { name: 'a.md', content: '---\n---\n' },
+        ],
+      },
+    ]);
   });
 
   it('says when a document requires a hand-off, and shows errors beside the box', async () => {

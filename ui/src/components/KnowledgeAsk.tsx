@@ -91,6 +91,18 @@ function AnswerView({ answer, question }: { answer: KnowledgeAnswer; question: s
       <p className="answer-conclusion" data-testid="ask-conclusion">
         {conclusion}
       </p>
+      {(answer.did_you_mean ?? []).length > 0 && (
+        <div className="answer-did-you-mean" data-testid="ask-did-you-mean">
+          <strong>{t('knowledge.didYouMean')}</strong>
+          <ul>
+            {(answer.did_you_mean ?? []).map((title) => (
+              <li key={title} data-testid="ask-near-title">
+                {title}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {questions.length > 0 && (
         <div className="answer-asks-first" data-testid="ask-clarifying">
           <p>
@@ -155,6 +167,15 @@ function AnswerView({ answer, question }: { answer: KnowledgeAnswer; question: s
                   [{i + 1}]
                 </span>{' '}
                 <strong>{c.title}</strong> <code className="muted small">{c.chunk_id}</code>
+                {c.page != null && (
+                  <span className="muted small" data-testid="citation-page">
+                    {' '}
+                    · {t('knowledge.page', { page: c.page })}
+                  </span>
+                )}{' '}
+                <span className={`badge source-${c.source}`} data-testid="citation-source">
+                  {t(c.source === 'shop' ? 'knowledge.source.shop' : 'knowledge.source.default')}
+                </span>
                 <div className="muted small citation-snippet">
                   <Highlighted text={c.snippet} query={question} />
                 </div>

@@ -1,10 +1,10 @@
-// Adding documents: drop .md / .markdown / .jsonl files (or pick them), read
-// them as text here, send them in one knowledge_ingest, and show the import
-// report beside the drop zone.
+// Adding documents: drop .md / .markdown / .jsonl / .pdf files (or pick them),
+// read them here (text, or a PDF's bytes as base64), send them in one
+// knowledge_ingest, and show the import report beside the drop zone.
 
 import { useId, useRef, useState, type DragEvent } from 'react';
 import { api, type IngestReport } from '../api';
-import { formatDocError, formatIngested, ingestSummary, KNOWLEDGE_ACCEPT, partitionFiles, type Refused } from '../knowledge';
+import { formatDocError, formatIngested, ingestSummary, isPdfFile, KNOWLEDGE_ACCEPT, partitionFiles, type Refused } from '../knowledge';
 import { toApiError, type ApiError } from '../transport';
 import { ErrorMessage } from './common';
 import { t } from '../i18n';
@@ -18,6 +18,23 @@ export function readText(file: Blob): Promise<string> {
     r.onerror = () => reject(r.error ?? new Error('could not read the file'));
     r.readAsText(file);
   });
+}
+
+/** A file's bytes as base64 (a PDF goes to the backend as bytes). */
+export async function readBase64(file: Blob): Promise<string> {
+  const buf =
+    typeof file.arrayBuffer === 'function'
+      ? await file.arrayBuffer()
+      : await new Promise<ArrayBuffer>((resolve, reject) => {
+          const r = new FileReader();
+          r.onload = () => resolve(r.result as ArrayBuffer);
+          r.onerror = () => reject(r.error ?? new Error('could not read the file'));
+          r.readAsArrayBuffer(file);
+        });
+  const bytes = new Uint8Array(buf);
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin);
 }
 
 type Phase = { kind: 'idle' } | { kind: 'reading'; files: number } | { kind: 'importing'; files: number };
@@ -43,7 +60,8 @@ export function KnowledgeIngest({ onImported }: { onImported: (sourceIds: string
     try {
       setPhase({ kind: 'reading', files: send.length });
       const payload = [];
-      for (const f of send) payload.push({ name: f.name, content: await readText(f) });
+      for (const f of send)
+        payload.push(isPdfFile(f.name) ? { name: f.name, content_base64: await readBase64(f) } : { name: f.name, content: await readText(f) });
       setPhase({ kind: 'importing', files: send.length });
       const r = await api.knowledgeIngest(payload);
       setReport({ report: r, refused, files: files.map((f) => f.name) });

@@ -178,6 +178,8 @@ export function KnowledgeSearch() {
                 <div className="hit-meta muted small">
                   <code data-testid="result-chunk-id">{h.chunk_id}</code>
                   {h.heading && <span> · {h.heading}</span>}
+                  {h.page != null && <span data-testid="result-page"> · {t('knowledge.page', { page: h.page })}</span>}
+                  <span data-testid="result-source"> · {t(h.source === 'shop' ? 'knowledge.source.shop' : 'knowledge.source.default')}</span>
                   <span> · {h.language}</span>
                   <span title={t('knowledge.scoreTitle')}> · {t('knowledge.score', { score: h.score.toFixed(2) })}</span>
                 </div>

@@ -15,7 +15,11 @@ export type Answer = { conclusion: string, key_points: Array<KeyPoint>, citation
  * The best document asks these before it can be applied (in the asker's
  * language when the document has them translated).
  */
-clarifying_questions?: Array<string>, requires_handoff?: boolean, };
+clarifying_questions?: Array<string>, requires_handoff?: boolean, 
+/**
+ * When nothing covers the question: up to three titles near it.
+ */
+did_you_mean?: Array<string>, };
 
 export type AppInfo = { name: string, version: string, data_dir: string, schema_version: number, sessions: number, artifacts: number, };
 
@@ -117,7 +121,15 @@ trace: string, };
 
 export type ChatTurnRequest = { session_id: string, text: string, attachments?: Array<Attachment>, };
 
-export type Citation = { source_id: string, version: number, chunk_id: string, title: string, snippet: string, };
+export type Citation = { source_id: string, version: number, chunk_id: string, title: string, snippet: string, 
+/**
+ * The shop's own document or a shipped default.
+ */
+source: Source, 
+/**
+ * The PDF page the chunk is on.
+ */
+page: number | null, };
 
 /**
  * A complaint of this visit whose diagnosis is closed: everything its
@@ -245,7 +257,15 @@ export type ImportedItem = { key: string, version_no?: number | null,
  */
 line: number, };
 
-export type IngestFile = { name: string, content: string, };
+export type IngestFile = { name: string, 
+/**
+ * A text document's content.
+ */
+content?: string, 
+/**
+ * A PDF's bytes, base64 (standard alphabet); `content` is then empty.
+ */
+content_base64?: string | null, };
 
 /**
  * What an ingest did, document by document.
@@ -254,7 +274,8 @@ export type IngestReport = { imported: Array<IngestedSource>, unchanged: Array<I
 
 /**
  * Files to import, as the app's drag and drop sends them: a name (its
- * extension picks Markdown or JSONL) and the UTF-8 content.
+ * extension picks Markdown or JSONL) and the UTF-8 content, or a PDF's
+ * bytes in base64.
  */
 export type IngestRequest = { files: Array<IngestFile>, };
 
@@ -575,7 +596,16 @@ chunk_id: string, heading: string,
 /**
  * Higher is better (FTS5's BM25, negated).
  */
-score: number, snippet: string, };
+score: number, snippet: string, 
+/**
+ * The shop's own document or a shipped default.
+ */
+source: Source, 
+/**
+ * The page of the PDF the chunk was taken from (1-based); none for
+ * text documents.
+ */
+page: number | null, };
 
 /**
  * Filters of a search; `None` means no constraint.
@@ -752,13 +782,25 @@ export type SkippedRecord = { line: number,
 record: number, key?: string | null, field?: string | null, message: string, };
 
 /**
+ * Whose document a source is. The shop's own (anything imported) outranks
+ * the shipped defaults (`knowledge/*.md` and the component notes) on the
+ * same subject: of the chunks that clear the relevance floor, the shop's
+ * come first.
+ */
+export type Source = "shop" | "default";
+
+/**
  * A stored source version, for `knowledge list`.
  */
 export type SourceInfo = { source_id: string, version: number, doc_type: string, source_type: string, title: string, language: string, city_code: string | null, lot_codes: Array<string>, effective_from: string | null, effective_to: string | null, superseded_at: string | null, 
 /**
  * Answers retrieval now.
  */
-active: boolean, chunks: number, clarifying_questions: number, requires_handoff: boolean, origin: string, ingested_at: string, };
+active: boolean, chunks: number, clarifying_questions: number, requires_handoff: boolean, origin: string, ingested_at: string, 
+/**
+ * The shop's own document or a shipped default.
+ */
+source: Source, };
 
 export type Sources = { sources: Array<SourceInfo>, };
 
