@@ -28,6 +28,7 @@ mod exports;
 mod input_limits;
 mod knowledge_pdf;
 mod knowledge_store;
+mod lanes;
 mod loop_guard_props;
 mod purge_race;
 mod serve_csrf;

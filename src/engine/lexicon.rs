@@ -195,6 +195,12 @@ pattern!(
 );
 
 pattern!(
+    /// Coverage and shop policy: warranty, who pays, claims, authorization.
+    pub POLICY,
+    r"\b(warrant\w*|covered|coverage|policy|policies|customer pay|cust pay|who pays|goodwill|service contract|extended warranty|claims?|authoriz\w*|approval|deductible)\b|\b(garant[ií]a\w*|cubre\w*|cobertura|pol[ií]tica\w*|p[oó]liza|reclamo\w*|lo paga|paga el cliente|autorizaci[oó]n|deducible)\b|\b(гаранти\w*|покрыва\w*|за сч[её]т клиента|кто платит|претензи\w*|политик\w*|страхов\w*|согласовани\w*)"
+);
+
+pattern!(
     /// How a check is made: the tools and moves of a measurement.
     pub METHOD,
     r"\b(measure|meter|probe|back-?probe|jump|jumper|test|check|read|clamp|thermometer|ir gun|gauge|manometer|manifold|continuity|ohm|volt|amp|terminal|connector|wire|lead|plug|harness|unplug|disconnect)\w*|\b(medir|mido|mida|medici[oó]n|probar|pruebo|checo|checar|revisar|puente|brinc\w*|term[oó]metro|man[oó]metro|mult[ií]metro|continuidad|terminal\w*|conector\w*|cable\w*|desconect\w*)\b|\b(мер\w*|замер\w*|измер\w*|щуп\w*|звонить|прозвон\w*|перемычк\w*|термометр\w*|манометр\w*|тестер\w*|мультиметр\w*|клемм\w*|разъ[её]м\w*|провод\w*|отключ\w*)"

@@ -47,6 +47,11 @@ static ARREARS: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(owe[sd]?|owing|arrears?|unpaid|balance due|outstanding|deb[ea]n?|deuda\w*|adeud\w*|pendientes? de pago|долг\w*|задолж\w*|долж(ен|на|ны)|неоплач\w*)\b|欠费|欠款|未付|没付|欠",
     )
 });
+static SHOULD_BE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(deb(e|en|er[ií]a|ía|ia) (ser|estar|de (ser|estar|dar|marcar|tener)|haber|tener|marcar|dar|leer|andar|llegar)|долж(ен|на|ны|но) (быть|показ\w*|держ\w*|давать|стоять|быть не)|should (be|read|show|hold))\b",
+    )
+});
 static VERIFY: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b(verify|verif\w*|check|correct|right|wrong|overcharg\w*|charged|calculated|dispute\w*|comprueb\w*|revis\w*|cobr\w*|провер\w*|сверь\w*|списал\w*|начисл\w*|правильн\w*)\b|核对|核实|对吗|多收|怎么算",
@@ -132,6 +137,9 @@ pub fn classify(text: &str, read: &Read) -> Option<Intent> {
     if read.has("order_no") {
         return Some(Intent::FeeVerify);
     }
+    // "El capacitor marca 12 uf, debe ser 45", "должен быть 45": what a
+    // reading should be, not what anyone owes.
+    let text = &*SHOULD_BE.replace_all(text, " ");
     if ARREARS.is_match(text) && !META_DIRECTION.is_match(text) {
         return Some(Intent::ArrearsCheck);
     }

@@ -34,6 +34,14 @@ impl<'a> Turn<'a> {
             self.trace.push("report phrasing matched".into());
             return self.report_request();
         }
+        // "Does the warranty cover the compressor?", "¿esto entra en
+        // garantía?": a coverage or policy question is for the shop's
+        // documents, not a complaint or a how-to on the step, which stays.
+        if understand::asks(&text) && lexicon::POLICY.is_match(&text) {
+            self.trace
+                .push("a coverage or policy question: for the knowledge store".into());
+            return self.unclear();
+        }
         let Some(proc) = self.proc() else {
             return self.no_procedure();
         };
