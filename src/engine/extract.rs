@@ -266,7 +266,7 @@ pattern!(
     /// "No, it bleeds down", "нет, не держит": a "no" that opens the reply
     /// answers the question; it negates nothing after it.
     INTERJECTION,
-    r"^\s*(no|nope|нет|не-а)\b[\s,.!:;-]*(?:$|,|(it|it'?s|its|that|this|the|i|we|he|she|they|он|она|оно|это)\b)"
+    r"^\s*(no|nope|нет|не-а)\b[\s,.!:;-]*(?:$|,|(it|it'?s|its|that|this|the|i|we|he|she|they|el|la|los|las|eso|esto|s[ií]|он|она|оно|это|да)\b)"
 );
 
 pattern!(
@@ -286,6 +286,27 @@ fn negated_before(clause: &str, at: usize) -> bool {
     let words: Vec<&str> = before.split_whitespace().collect();
     let window = words[words.len().saturating_sub(3)..].join(" ");
     NEGATOR.is_match(&window)
+}
+
+pattern!(
+    /// A bare "yes" with no word of how the thing was: no answer to a
+    /// question that asks for a reading.
+    BARE_AFFIRMATION,
+    r"^\s*(y|yes|yep|yeah|yea|yup|sure|s[ií]|да|ага|угу)\s*[.!]*\s*$"
+);
+
+pattern!(
+    /// Whose words a complaint clause gives: the customer's or owner's.
+    CUSTOMER_SAYS,
+    r"\b(cust\w*|owner\w*|client\w*|due[nñ]o|propietari\w*|клиент\w*|хозя\w*|владел\w*)\b"
+);
+
+/// A complaint clause that tells the symptom rather than a check's result:
+/// it is given as the customer's ("per cust", "el cliente dice"), or it
+/// denies an operation without a reading ("blower doesn't even come on",
+/// "дизельная горелка не запускается").
+pub fn customer_account(clause: &str, has_reading: bool) -> bool {
+    CUSTOMER_SAYS.is_match(clause) || (!has_reading && NEGATOR.is_match(clause))
 }
 
 pattern!(
@@ -748,7 +769,10 @@ pub fn step_answers(
                 });
                 let elsewhere = read_at_another_part(proc, step, clause)
                     || (!reading && about_other_component(proc, step, clause));
-                if (!names_other || single) && !elsewhere {
+                // "Yep" to "what voltage do you read?" agrees to nothing a
+                // reading could be recorded from.
+                let mute = step.kind == StepKind::Measurement && BARE_AFFIRMATION.is_match(clause);
+                if (!names_other || single) && !elsewhere && !mute {
                     let bare = is_bare_reply(clause);
                     if let Some((outcome, q)) = outcome_in(
                         proc,
@@ -1076,6 +1100,7 @@ pub fn tentative(proc: &Procedure, active: Option<usize>, text: &str) -> Option<
         || lexicon::UNSURE.is_match(text)
         || understand::cannot_check(text)
         || about_other_component(proc, step, text)
+        || (step.kind == StepKind::Measurement && BARE_AFFIRMATION.is_match(text))
     {
         return None;
     }

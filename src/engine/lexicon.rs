@@ -58,7 +58,7 @@ pub fn detect_language(text: &str) -> Option<&'static str> {
 // or to a step whose subject the clause names).
 pattern!(
     pub YES,
-    r"^\s*(y|ya|yes|yep|yeah|yup|sure|correct|ok(ay)?|good|fine|intact|works?|working|passed?|present|closed|continuity|s[ií]|bien|correcto|funciona|да|ага|есть|норм\w*|исправ\w*|цел\w*|работает)\b|\b(is |are |looks? |tests? |checks? (out )?)?(ok(ay)?|good|fine|intact|in spec|within spec|normal)\b|\b(has|have|got|shows?) continuity\b|\b(está|esta|están|estan) bien\b|\bbien\b|\b(в норме|исправ\w*|цел\w*|нормально|норм)\b"
+    r"^\s*(y|ya|yes|yep|yeah|yup|sure|correct|ok(ay)?|good|fine|intact|works?|working|passed?|present|closed|continuity|s[ií]|bien|correcto|funciona|да|ага|есть|норм\w*|исправ\w*|цел\w*|работает)\b|\b(is |are |looks? |tests? |checks? (out )?)?(ok(ay)?|good|fine|intact|in spec|within spec|normal)\b|\b(has|have|got|shows?) continuity\b|\b(está|esta|están|estan) bien\b|\bbien\b|\b(в норме|исправ\w*|цел\w*|нормальн\w*|норм)\b"
 );
 pattern!(
     pub NO,
@@ -283,6 +283,10 @@ pub struct Phrases {
     pub stated_labor: &'static str,
     /// Before a tentative answer to confirm ("So: panel fuse: yes?").
     pub so: &'static str,
+    /// Before what the complaint said of a check, put to be confirmed.
+    pub reported: &'static str,
+    /// After it: the question that asks for the confirmation.
+    pub reported_ask: &'static str,
     /// The cause would rest on checks that could not be verified.
     pub cannot_conclude: &'static str,
     pub escalated: &'static str,
@@ -353,6 +357,8 @@ static EN: Phrases = Phrases {
     stated_pending: "Repair of the stated cause, then verify operation.",
     stated_parts: "As stated by the technician",
     so: "Just to be sure:",
+    reported: "Per the complaint,",
+    reported_ask: "Is that what you find?",
     cannot_conclude: "I can't name a cause: it would rest on checks that were not verified",
     escalated: "Escalated to a senior technician; verify those checks to go on",
     stated_labor: "No catalog labor for this cause: give the hours (\"make it 1.5\") or ask for the report.",
@@ -415,6 +421,8 @@ static ES: Phrases = Phrases {
     stated_pending: "Reparar la causa indicada y verificar el funcionamiento.",
     stated_parts: "Según lo indicado por el técnico",
     so: "Para confirmar:",
+    reported: "Según la queja,",
+    reported_ask: "¿Es lo que usted encuentra?",
     cannot_conclude: "No puedo indicar una causa: dependería de revisiones no verificadas",
     escalated: "Escalado a un técnico sénior; verifique esas revisiones para continuar",
     stated_labor: "Esta causa no tiene mano de obra en el catálogo: indique las horas (\"ponle 1.5\") o pida el reporte.",
@@ -476,6 +484,8 @@ static RU: Phrases = Phrases {
     stated_pending: "Устранить указанную причину и проверить работу.",
     stated_parts: "Со слов техника",
     so: "Уточню:",
+    reported: "По жалобе,",
+    reported_ask: "Подтверждаете?",
     cannot_conclude: "Не могу назвать причину: она опиралась бы на непроверенные проверки",
     escalated: "Передано старшему технику; проверьте эти пункты, чтобы продолжить",
     stated_labor: "Для этой причины нет нормы в каталоге: укажите часы (\"поставь 1.5\") или попросите отчёт.",

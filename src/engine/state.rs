@@ -115,6 +115,11 @@ pub struct PendingConfirmation {
     pub outcome: String,
     /// The words the tentative answer came from.
     pub text: String,
+    /// The reading the words gave, kept for the fact a yes records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
 }
 
 /// A complaint of this visit whose diagnosis is closed: everything its
@@ -238,6 +243,12 @@ pub struct SessionState {
     /// fuse is OK?"): recorded only on a yes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending_confirmation: Option<PendingConfirmation>,
+    /// What the complaint said about a check ("blower doesn't even come
+    /// on"): the customer's words, not a verified check, so nothing is
+    /// recorded; when the walk reaches the check it is put as a question to
+    /// confirm instead of asked as if nothing had been said.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reported: Vec<PendingConfirmation>,
     /// Further complaints of this visit ("also the water heater won't
     /// light"), as `system:symptom`, each diagnosed after the current one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -284,6 +295,7 @@ impl Default for SessionState {
             closed_complaints: Vec::new(),
             undiagnosed_complaints: Vec::new(),
             pending_confirmation: None,
+            reported: Vec::new(),
         }
     }
 }

@@ -656,6 +656,7 @@ impl<'a> Turn<'a> {
         self.st.labor = Default::default();
         self.st.escalation = Default::default();
         self.st.asked.clear();
+        self.st.reported.clear();
         self.st.active_step = None;
         self.st.active_procedure = None;
         self.st.symptom = None;

@@ -246,19 +246,49 @@ impl<'a> Turn<'a> {
         self.st.mode = Mode::Diagnostic;
         self.st.submode = Submode::Main;
         self.st.topic_stack.clear();
+        self.st.reported.clear();
         let text = self.text.clone();
-        // Facts in the opening message count too, but only where it names a
-        // step's subject. The clause that states the complaint ("TV won't
-        // turn on") is the complaint, not an answer to the step that checks
-        // it; a reading in it ("pv input 0 V") is still a reading.
+        // A message that states the complaint describes the symptom in the
+        // customer's terms as well as the technician's first checks. A
+        // symptom told that way ("blower doesn't even come on", "per cust
+        // the fridge quits on LP") is the customer's account, not a verified
+        // check: it is kept to be confirmed when the walk reaches its step.
+        // A check with a result ("panel fuse ok", "12.4 V at the board") is
+        // the technician's and counts.
+        // The clause that states the complaint ("TV won't turn on") is the
+        // complaint itself, not an answer to the step that checks it; a
+        // reading in it ("pv input 0 V") is still a reading.
         let complaint_clause = extract::clauses(&text)
             .into_iter()
             .find(|c| s.patterns.is_match(c))
             .map(str::to_string);
-        let answers: Vec<StepAnswer> = self
+        let states_complaint = complaint_clause.is_some();
+        let (reported, answers): (Vec<StepAnswer>, Vec<StepAnswer>) = self
             .step_answers(p, None, &text)
             .into_iter()
             .filter(|a| a.quantity.is_some() || Some(&a.clause) != complaint_clause.as_ref())
+            .partition(|a| {
+                states_complaint && extract::customer_account(&a.clause, a.quantity.is_some())
+            });
+        if !reported.is_empty() {
+            self.trace.push(format!(
+                "the complaint reports {}: confirmed when asked, not recorded",
+                reported
+                    .iter()
+                    .map(|a| p.steps[a.step].id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        self.st.reported = reported
+            .iter()
+            .map(|a| PendingConfirmation {
+                step: p.steps[a.step].id.clone(),
+                outcome: a.outcome.clone(),
+                text: a.clause.clone(),
+                value: a.quantity.map(|q| q.value),
+                unit: a.quantity.map(|q| q.unit.symbol().to_string()),
+            })
             .collect();
         let noted = self.apply_answers(p, &answers);
         let walk = self.walk(p);
@@ -288,17 +318,13 @@ impl<'a> Turn<'a> {
         let lang = self.lang();
         let l = phrases(&lang);
         let s = &p.steps[step];
-        let said = match (s.kind, outcome.as_str()) {
-            (StepKind::YesNo, "yes") => l.yes,
-            (StepKind::YesNo, _) => l.no,
-            (_, "low") => l.low,
-            (_, "high") => l.high,
-            _ => l.in_spec,
-        };
+        let said = said_outcome(s, &outcome, &lang);
         self.st.pending_confirmation = Some(PendingConfirmation {
             step: s.id.clone(),
             outcome,
             text: self.text.clone(),
+            value: None,
+            unit: None,
         });
         self.trace.push(format!(
             "not sure: asked to confirm {} before recording it",
@@ -333,10 +359,19 @@ impl<'a> Turn<'a> {
         let no = short && lexicon::NO.is_match(t) && !lexicon::YES.is_match(t);
         let i = p.step_index(&pending.step)?;
         if yes {
+            let quantity = pending
+                .value
+                .zip(pending.unit.as_deref())
+                .and_then(|(value, u)| {
+                    Some(crate::engine::units::Quantity {
+                        value,
+                        unit: crate::engine::units::Unit::parse(u)?,
+                    })
+                });
             let answer = StepAnswer {
                 step: i,
                 outcome: pending.outcome.clone(),
-                quantity: None,
+                quantity,
                 clause: format!("{} ({t})", pending.text),
                 signal: p.steps[i]
                     .outcome(&pending.outcome)
@@ -412,3 +447,15 @@ impl<'a> Turn<'a> {
 }
 
 pattern!(TAMPOCO, r"\btampoco\b");
+
+/// How a step's outcome is said in a confirming question ("yes", "low").
+pub(super) fn said_outcome(s: &Step, outcome: &str, lang: &str) -> &'static str {
+    let l = phrases(lang);
+    match (s.kind, outcome) {
+        (StepKind::YesNo, "yes") => l.yes,
+        (StepKind::YesNo, _) => l.no,
+        (_, "low") => l.low,
+        (_, "high") => l.high,
+        _ => l.in_spec,
+    }
+}

@@ -374,7 +374,44 @@ impl<'a> Turn<'a> {
     /// Asks `step`, counting the asking for the loop guard.
     pub(super) fn question(&mut self, step: &Step, lead: &str) -> Reply {
         *self.st.asked.entry(step.id.clone()).or_insert(0) += 1;
+        if let Some(at) = self.st.reported.iter().position(|r| r.step == step.id) {
+            return self.confirm_reported(step, at, lead);
+        }
         self.step_reply(step, lead)
+    }
+
+    /// The step the complaint already spoke of, put as its account to
+    /// confirm ("Per the complaint, blower runs: no. Is that what you
+    /// see?"): a yes records it; any other answer is read as the step's.
+    fn confirm_reported(&mut self, step: &Step, at: usize, lead: &str) -> Reply {
+        let lang = self.lang();
+        let l = phrases(&lang);
+        let reported = self.st.reported.remove(at);
+        let mut said = super::route::said_outcome(step, &reported.outcome, &lang).to_string();
+        if let (Some(v), Some(u)) = (reported.value, reported.unit.as_deref()) {
+            said = format!("{said} ({v} {u})");
+        }
+        self.trace.push(format!(
+            "the complaint spoke of {}: asked to confirm it",
+            step.id
+        ));
+        let q = format!(
+            "{} {}: {said}. {}",
+            l.reported,
+            step.label.get(&lang),
+            l.reported_ask
+        );
+        self.st.pending_confirmation = Some(reported);
+        Reply {
+            kind: ReplyKind::Question,
+            text: if lead.is_empty() {
+                q
+            } else {
+                format!("{lead}\n{q}")
+            },
+            step_id: Some(step.id.clone()),
+            citations: vec![],
+        }
     }
 
     /// The reply that puts `step`'s question, without counting it.

@@ -386,7 +386,11 @@ export type PendingConfirmation = { step: string, outcome: string,
 /**
  * The words the tentative answer came from.
  */
-text: string, };
+text: string, 
+/**
+ * The reading the words gave, kept for the fact a yes records.
+ */
+value?: number | null, unit?: string | null, };
 
 /**
  * The part of a stay inside one occurrence of one segment's window.
@@ -730,6 +734,13 @@ report_edits?: ReportEdits,
  * fuse is OK?"): recorded only on a yes.
  */
 pending_confirmation?: PendingConfirmation | null, 
+/**
+ * What the complaint said about a check ("blower doesn't even come
+ * on"): the customer's words, not a verified check, so nothing is
+ * recorded; when the walk reaches the check it is put as a question to
+ * confirm instead of asked as if nothing had been said.
+ */
+reported?: Array<PendingConfirmation>, 
 /**
  * Further complaints of this visit ("also the water heater won't
  * light"), as `system:symptom`, each diagnosed after the current one.
