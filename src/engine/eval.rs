@@ -349,11 +349,18 @@ fn score(
     let matches = |g: &(String, Option<f64>), e: &(String, Option<f64>)| {
         (g.0 == e.0 && same_value(g.1, e.1)) || (g.0 == "finding=stated" && e.0 == "finding=stated")
     };
+    // A cause kept in the technician's own words where the label names the
+    // catalog's finding quotes what was said without claiming which catalog
+    // cause it is: the catalog finding is missed, but nothing unsaid is
+    // recorded. Where the label states no cause, it is wrong.
+    let said = |g: &(String, Option<f64>), e: &(String, Option<f64>)| {
+        matches(g, e) || (g.0 == "finding=stated" && e.0.starts_with("finding="))
+    };
     // Each recorded fact judged once: its basis and whether it is wrong.
     let bases: Vec<(String, bool)> = got
         .iter()
         .zip(&got_with_basis)
-        .map(|(g, (_, _, basis))| (basis.to_string(), !expected.iter().any(|e| matches(g, e))))
+        .map(|(g, (_, _, basis))| (basis.to_string(), !expected.iter().any(|e| said(g, e))))
         .collect();
     let wrong: Vec<String> = got
         .iter()

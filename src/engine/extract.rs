@@ -266,7 +266,7 @@ pattern!(
     /// "No, it bleeds down", "нет, не держит": a "no" that opens the reply
     /// answers the question; it negates nothing after it.
     INTERJECTION,
-    r"^\s*(no|nope|нет|не-а)\b[\s,.!:;-]*(?:$|,|(it|it'?s|its|that|this|the|i|we|he|she|they|el|la|los|las|eso|esto|s[ií]|он|она|оно|это|да)\b)"
+    r"^\s*(no|nope|нет|не|не-а)\b[\s,.!:;-]*(?:$|,|(it|it'?s|its|that|this|the|i|we|he|she|they|el|la|los|las|eso|esto|s[ií]|он|она|оно|это|да)\b)"
 );
 
 pattern!(

@@ -48,7 +48,7 @@ pattern!(
 // "No wait", "scratch that", "my bad": the message corrects an earlier one.
 pattern!(
     CORRECTION,
-    r"\b(no wait|wait,? no|scratch that|my bad|i was wrong|correction|i mean|i meant|actually|fat.?fingered|typo|misread|mis-?read|not \d+(\.\d+)?,? (it'?s|it was)|perd[oó]n|me equivoqu[eé]|corrijo|quise decir|en realidad|mejor dicho|med[ií] mal|le[ií] mal|ошибся|ошиблась|поправка|точнее|на самом деле|не так,|я неправильно|опечатк\w*)\b"
+    r"\b(no,? wait|nope,? wait|wait,? no|hold on,? no|(no|нет|не),? (espera|esp[eé]rate|погоди|подожди|стоп)|scratch that|my bad|i was wrong|correction|i mean|i meant|actually|fat.?fingered|typo|misread|mis-?read|not \d+(\.\d+)?,? (it'?s|it was)|perd[oó]n|me equivoqu[eé]|corrijo|quise decir|en realidad|mejor dicho|med[ií] mal|le[ií] mal|ошибся|ошиблась|поправка|точнее|на самом деле|не так,|я неправильно|опечатк\w*)\b"
 );
 
 // An explicit request to switch the reply language.
