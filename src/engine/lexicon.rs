@@ -294,6 +294,32 @@ pub struct Phrases {
     pub hr: &'static str,
 }
 
+/// How a step's outcome is said back to the technician ("yes", "low").
+pub fn said_outcome(kind: super::catalog::StepKind, outcome: &str, lang: &str) -> &'static str {
+    use super::catalog::StepKind;
+    let l = phrases(lang);
+    match (kind, outcome) {
+        (StepKind::YesNo, "yes") => l.yes,
+        (StepKind::YesNo, _) => l.no,
+        (_, "low") => l.low,
+        (_, "high") => l.high,
+        _ => l.in_spec,
+    }
+}
+
+/// What the complaint said of a check, said back: "no", "in spec (12.4 V)".
+pub fn said_reported(
+    kind: super::catalog::StepKind,
+    reported: &super::state::PendingConfirmation,
+    lang: &str,
+) -> String {
+    let said = said_outcome(kind, &reported.outcome, lang);
+    match (reported.value, reported.unit.as_deref()) {
+        (Some(v), Some(u)) => format!("{said} ({v} {u})"),
+        _ => said.to_string(),
+    }
+}
+
 pub fn phrases(lang: &str) -> &'static Phrases {
     match lang {
         "es" => &ES,

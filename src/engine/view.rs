@@ -30,6 +30,13 @@ pub struct StepView {
     pub id: String,
     pub question: String,
     pub status: StepStatus,
+    /// What the complaint said of this check, in the session language
+    /// ("furnace blower start: no"), until the technician confirms or
+    /// answers it: shown so the panel says why it will be asked as a
+    /// confirmation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub reported: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, TS)]
@@ -111,6 +118,12 @@ pub fn session_view(catalog: &Catalog, st: &SessionState) -> SessionView {
                     } else {
                         StepStatus::Open
                     },
+                    reported: st
+                        .reported
+                        .iter()
+                        .chain(&st.pending_confirmation)
+                        .find(|r| r.step == s.id && !st.completed_steps.contains(&s.id))
+                        .map(|r| super::lexicon::said_reported(s.kind, r, lang)),
                 })
                 .collect()
         })

@@ -318,7 +318,7 @@ impl<'a> Turn<'a> {
         let lang = self.lang();
         let l = phrases(&lang);
         let s = &p.steps[step];
-        let said = said_outcome(s, &outcome, &lang);
+        let said = lexicon::said_outcome(s.kind, &outcome, &lang);
         self.st.pending_confirmation = Some(PendingConfirmation {
             step: s.id.clone(),
             outcome,
@@ -447,15 +447,3 @@ impl<'a> Turn<'a> {
 }
 
 pattern!(TAMPOCO, r"\btampoco\b");
-
-/// How a step's outcome is said in a confirming question ("yes", "low").
-pub(super) fn said_outcome(s: &Step, outcome: &str, lang: &str) -> &'static str {
-    let l = phrases(lang);
-    match (s.kind, outcome) {
-        (StepKind::YesNo, "yes") => l.yes,
-        (StepKind::YesNo, _) => l.no,
-        (_, "low") => l.low,
-        (_, "high") => l.high,
-        _ => l.in_spec,
-    }
-}

@@ -387,10 +387,7 @@ impl<'a> Turn<'a> {
         let lang = self.lang();
         let l = phrases(&lang);
         let reported = self.st.reported.remove(at);
-        let mut said = super::route::said_outcome(step, &reported.outcome, &lang).to_string();
-        if let (Some(v), Some(u)) = (reported.value, reported.unit.as_deref()) {
-            said = format!("{said} ({v} {u})");
-        }
+        let said = lexicon::said_reported(step.kind, &reported, &lang);
         self.trace.push(format!(
             "the complaint spoke of {}: asked to confirm it",
             step.id

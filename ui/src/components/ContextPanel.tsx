@@ -169,6 +169,11 @@ export function ContextPanel({
                 <span className="step-q">
                   {s.question}
                   <span className="sr-only"> ({stepStatusLabel(s.status)})</span>
+                  {s.reported && (
+                    <span className="step-reported muted small" data-testid="step-reported">
+                      {t('ctx.toConfirm')}: {s.reported}
+                    </span>
+                  )}
                 </span>
               </li>
             ))}

@@ -819,7 +819,14 @@ export type StatedCause = { cause: string, correction: string, };
 
 export type StepStatus = "completed" | "active" | "open";
 
-export type StepView = { id: string, question: string, status: StepStatus, };
+export type StepView = { id: string, question: string, status: StepStatus, 
+/**
+ * What the complaint said of this check, in the session language
+ * ("furnace blower start: no"), until the technician confirms or
+ * answers it: shown so the panel says why it will be asked as a
+ * confirmation.
+ */
+reported?: string, };
 
 export type Submode = "main" | "locate" | "explain" | "howto" | "replan";
 

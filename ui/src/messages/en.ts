@@ -153,6 +153,7 @@ export const en = {
   'ctx.isolated': 'Isolated',
   'ctx.notIsolated': 'Not isolated yet.',
   'ctx.checks': 'Checks',
+  'ctx.toConfirm': 'Said, to confirm',
   'ctx.facts': 'Facts',
   'ctx.noFacts': 'Nothing recorded yet.',
   'ctx.superseded': 'superseded',

@@ -151,6 +151,7 @@ export const es: Messages = {
   'ctx.isolated': 'Aislada',
   'ctx.notIsolated': 'Aún no aislada.',
   'ctx.checks': 'Comprobaciones',
+  'ctx.toConfirm': 'Dicho, por confirmar',
   'ctx.facts': 'Hechos',
   'ctx.noFacts': 'Nada registrado aún.',
   'ctx.superseded': 'reemplazado',

@@ -151,6 +151,7 @@ export const ru: Messages = {
   'ctx.isolated': 'Найдена',
   'ctx.notIsolated': 'Ещё не найдена.',
   'ctx.checks': 'Проверки',
+  'ctx.toConfirm': 'Со слов, подтвердить',
   'ctx.facts': 'Факты',
   'ctx.noFacts': 'Пока ничего не записано.',
   'ctx.superseded': 'заменён',
