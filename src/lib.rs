@@ -15,6 +15,7 @@ pub mod reports;
 pub mod serve;
 pub mod store;
 pub mod sync;
+pub mod vin;
 pub mod when;
 
 pub use api::AppError;

@@ -23,12 +23,14 @@ async fn diagnosed(desk: &Desk, language: &str, technician: &str) -> String {
             technician: Some(technician.into()),
             language: None,
             unit: Unit {
-                vin: Some("1FUJA6CV74LM12345".into()),
+                vin: Some("1FUJA6CV94LM12345".into()),
                 plate: Some("7ABC123".into()),
                 make_model: Some("Winnebago View 24D".into()),
                 odometer: Some(41250),
                 engine_hours: None,
+                ..Default::default()
             },
+            ..Default::default()
         })
         .await
         .unwrap();
@@ -285,7 +287,7 @@ async fn the_pdf_has_the_header_the_3c_labor_photo_and_translation() {
         "Service report",
         "Winnebago View 24D",
         "Dana Whitfield",
-        "1FUJA6CV74LM12345",
+        "1FUJA6CV94LM12345",
         "7ABC123",
         "41250",
         "Marta",
@@ -326,7 +328,7 @@ async fn the_pdf_has_the_header_the_3c_labor_photo_and_translation() {
     let js = export(&desk, &id, "json").await;
     let doc: Value = serde_json::from_str(js["content"].as_str().unwrap()).unwrap();
     assert_eq!(doc["format"], "servicedesk.report.v2");
-    assert_eq!(doc["unit"]["vin"], "1FUJA6CV74LM12345");
+    assert_eq!(doc["unit"]["vin"], "1FUJA6CV94LM12345");
     assert_eq!(doc["sections"][0]["complaints"][0]["labor_total"], "0.6");
     assert_eq!(doc["sections"][1]["language"], "es");
     assert_eq!(
@@ -360,6 +362,7 @@ async fn a_visit_with_two_complaints_has_a_block_for_each() {
             technician: Some("Marta".into()),
             language: None,
             unit: Unit::default(),
+            ..Default::default()
         })
         .await
         .unwrap();
@@ -427,6 +430,7 @@ async fn a_declined_second_complaint_is_written_up_as_not_diagnosed() {
             technician: Some("Marta".into()),
             language: None,
             unit: Unit::default(),
+            ..Default::default()
         })
         .await
         .unwrap();

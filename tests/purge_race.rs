@@ -134,6 +134,7 @@ async fn purge_and_add_race_across_two_processes_never_loses_an_acknowledged_pho
             technician: None,
             language: None,
             unit: Unit::default(),
+            ..Default::default()
         };
         let a = desk
             .new_session(session("slide-out stuck"))
@@ -203,6 +204,7 @@ async fn sweep_removes_only_old_unreferenced_blobs_stale_pins_and_temp_files() {
             technician: None,
             language: None,
             unit: Unit::default(),
+            ..Default::default()
         })
         .await
         .unwrap();

@@ -32,12 +32,14 @@ async fn new_session(desk: &Desk) -> String {
         technician: Some("Sam".into()),
         language: Some("es".into()),
         unit: Unit {
-            vin: Some("1FUJA6CV74LM12345".into()),
+            vin: Some("1FUJA6CV94LM12345".into()),
             plate: Some("7ABC123".into()),
             make_model: Some("Winnebago View 24D".into()),
             odometer: Some(41_250),
             engine_hours: None,
+            ..Default::default()
         },
+        ..Default::default()
     })
     .await
     .unwrap()
@@ -439,6 +441,7 @@ async fn an_empty_database_beside_stored_photos_is_refused_naming_it() {
             technician: None,
             language: None,
             unit: Default::default(),
+            ..Default::default()
         })
         .await
         .unwrap();

@@ -353,6 +353,7 @@ async fn fan_fuse_report_with_a_photo(desk: &Desk) -> Session {
             technician: Some("Sam".into()),
             language: Some("en".into()),
             unit: Unit::default(),
+            ..Default::default()
         })
         .await
         .unwrap();
@@ -432,6 +433,7 @@ async fn a_two_complaint_report_reaches_the_portal_with_both_lines() {
             technician: Some("Sam".into()),
             language: Some("en".into()),
             unit: Unit::default(),
+            ..Default::default()
         })
         .await
         .unwrap();
@@ -739,6 +741,7 @@ async fn a_new_item_wakes_the_worker_at_once() {
             technician: Some("Sam".into()),
             language: Some("en".into()),
             unit: Unit::default(),
+            ..Default::default()
         })
         .await
         .unwrap();
@@ -1098,6 +1101,7 @@ async fn after_hours_offline_the_worker_resumes_by_itself_without_waiting_out_it
             technician: Some("Sam".into()),
             language: Some("en".into()),
             unit: Unit::default(),
+            ..Default::default()
         })
         .await
         .unwrap();

@@ -64,6 +64,7 @@ async fn chat_session(desk: &Desk, i: usize) -> usize {
             technician: Some("Sam".into()),
             language: Some("en".into()),
             unit: Unit::default(),
+            ..Default::default()
         })
         .await
         .unwrap();

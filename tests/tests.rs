@@ -31,6 +31,7 @@ mod knowledge_store;
 mod lanes;
 mod loop_guard_props;
 mod purge_race;
+mod repair_order_header;
 mod serve_csrf;
 mod serve_http;
 mod store_roundtrip;

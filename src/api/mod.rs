@@ -52,13 +52,66 @@ pub struct AppInfo {
 pub struct SessionNewRequest {
     pub complaint: String,
     pub customer: Option<String>,
+    pub customer_phone: Option<String>,
+    pub customer_email: Option<String>,
     pub technician: Option<String>,
     pub language: Option<String>,
     pub vin: Option<String>,
     pub plate: Option<String>,
     pub make_model: Option<String>,
+    pub model_year: Option<i32>,
     pub odometer: Option<i64>,
+    pub odometer_unit: Option<crate::store::OdometerUnit>,
     pub engine_hours: Option<f64>,
+}
+
+/// A corrected header, sent whole as the edit form holds it: a blank field
+/// clears it. Every changed field is recorded with `edited_by`.
+#[derive(Debug, Clone, Default, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
+#[serde(deny_unknown_fields)]
+pub struct SessionUpdateRequest {
+    pub session_id: String,
+    pub edited_by: Option<String>,
+    pub complaint: String,
+    pub customer: Option<String>,
+    pub customer_phone: Option<String>,
+    pub customer_email: Option<String>,
+    pub technician: Option<String>,
+    pub vin: Option<String>,
+    pub plate: Option<String>,
+    pub make_model: Option<String>,
+    pub model_year: Option<i32>,
+    pub odometer: Option<i64>,
+    pub odometer_unit: Option<crate::store::OdometerUnit>,
+    pub engine_hours: Option<f64>,
+}
+
+fn blank_to_none(v: Option<String>) -> Option<String> {
+    v.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty())
+}
+
+/// The unit as the forms send it: VIN and plate in upper case.
+#[allow(clippy::too_many_arguments)]
+fn unit_of(
+    vin: Option<String>,
+    plate: Option<String>,
+    make_model: Option<String>,
+    model_year: Option<i32>,
+    odometer: Option<i64>,
+    odometer_unit: Option<crate::store::OdometerUnit>,
+    engine_hours: Option<f64>,
+) -> Unit {
+    Unit {
+        vin: blank_to_none(vin).map(|v| v.to_uppercase()),
+        plate: blank_to_none(plate).map(|p| p.to_uppercase()),
+        make_model: blank_to_none(make_model),
+        model_year,
+        odometer,
+        odometer_unit,
+        engine_hours,
+        manufacturer: None,
+    }
 }
 
 #[derive(Debug, Clone, Default, Deserialize, TS)]
@@ -188,22 +241,47 @@ pub async fn app_info(desk: &Desk) -> Result<AppInfo, AppError> {
 }
 
 pub async fn session_new(desk: &Desk, req: SessionNewRequest) -> Result<Session, AppError> {
-    let blank_to_none =
-        |v: Option<String>| v.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
     Ok(desk
         .new_session(NewSession {
             complaint: req.complaint,
             customer: blank_to_none(req.customer),
+            customer_phone: blank_to_none(req.customer_phone),
+            customer_email: blank_to_none(req.customer_email),
             technician: blank_to_none(req.technician),
             language: blank_to_none(req.language),
-            unit: Unit {
-                vin: blank_to_none(req.vin).map(|v| v.to_uppercase()),
-                plate: blank_to_none(req.plate).map(|p| p.to_uppercase()),
-                make_model: blank_to_none(req.make_model),
-                odometer: req.odometer,
-                engine_hours: req.engine_hours,
-            },
+            unit: unit_of(
+                req.vin,
+                req.plate,
+                req.make_model,
+                req.model_year,
+                req.odometer,
+                req.odometer_unit,
+                req.engine_hours,
+            ),
         })
+        .await?)
+}
+
+pub async fn session_update(desk: &Desk, req: SessionUpdateRequest) -> Result<Session, AppError> {
+    let header = crate::store::SessionHeader {
+        complaint: req.complaint,
+        customer: blank_to_none(req.customer),
+        customer_phone: blank_to_none(req.customer_phone),
+        customer_email: blank_to_none(req.customer_email),
+        technician: blank_to_none(req.technician),
+        unit: unit_of(
+            req.vin,
+            req.plate,
+            req.make_model,
+            req.model_year,
+            req.odometer,
+            req.odometer_unit,
+            req.engine_hours,
+        ),
+    };
+    let by = blank_to_none(req.edited_by);
+    Ok(desk
+        .update_session(&req.session_id, header, by.as_deref())
         .await?)
 }
 
@@ -653,6 +731,7 @@ macro_rules! commands {
 commands! { desk, req;
     app_info: Empty => AppInfo = app_info(desk);
     session_new: SessionNewRequest => Session = session_new(desk, req);
+    session_update: SessionUpdateRequest => Session = session_update(desk, req);
     session_list: SessionListRequest => SessionList = session_list(desk, req);
     session_show: SessionRef => SessionDetail = session_show(desk, req);
     session_export: SessionRef => SessionExport = session_export(desk, req);

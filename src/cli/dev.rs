@@ -53,6 +53,7 @@ async fn seed_scale(desk: &Desk, sessions: u32, photos: u32) -> Result<ExitCode,
                     make_model: Some("Winnebago View 24D".into()),
                     ..Default::default()
                 },
+                ..Default::default()
             })
             .await?;
         for p in 0..photos {

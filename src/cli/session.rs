@@ -1,5 +1,5 @@
-//! `servicedesk session new|list|show|export|delete`: service sessions
-//! through the typed api functions.
+//! `servicedesk session new|edit|list|show|export|delete`: service sessions
+//! (repair orders) through the typed api functions.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -8,14 +8,17 @@ use clap::{Args, Subcommand};
 
 use servicedesk::api::{self, AppError};
 use servicedesk::desk::Desk;
-use servicedesk::store::{Session, SessionStatus};
+use servicedesk::store::{OdometerUnit, Session, SessionStatus};
 
 use super::{print_json, write_atomically};
 
 #[derive(Subcommand)]
 pub(super) enum SessionCmd {
-    /// Open a new session for a unit
+    /// Open a new session (repair order) for a unit
     New(SessionNewArgs),
+    /// Correct a session's customer, unit or complaint; each change is
+    /// recorded with --by and the old value. An empty value clears a field.
+    Edit(SessionEditArgs),
     /// List sessions, most recently touched first
     List {
         /// Match complaint, customer, technician, VIN, plate or make/model
@@ -57,12 +60,26 @@ pub(super) struct SessionNewArgs {
     #[arg(long)]
     complaint: String,
     #[arg(long)]
-    customer: Option<String>,
-    #[arg(long)]
     technician: Option<String>,
     /// Language of the session: en, es, ru, ...
     #[arg(long)]
     language: Option<String>,
+    #[command(flatten)]
+    header: HeaderArgs,
+    #[arg(long)]
+    json: bool,
+}
+
+/// The header fields `new` and `edit` share.
+#[derive(Args)]
+pub(super) struct HeaderArgs {
+    #[arg(long)]
+    customer: Option<String>,
+    #[arg(long)]
+    phone: Option<String>,
+    #[arg(long)]
+    email: Option<String>,
+    /// 17 characters with a valid check digit
     #[arg(long)]
     vin: Option<String>,
     #[arg(long)]
@@ -70,11 +87,34 @@ pub(super) struct SessionNewArgs {
     #[arg(long)]
     make_model: Option<String>,
     #[arg(long)]
+    year: Option<i32>,
+    #[arg(long)]
     odometer: Option<i64>,
+    /// mi or km
+    #[arg(long, value_parser = parse_odometer_unit)]
+    odometer_unit: Option<OdometerUnit>,
     #[arg(long)]
     engine_hours: Option<f64>,
+}
+
+#[derive(Args)]
+pub(super) struct SessionEditArgs {
+    session_id: String,
+    /// Who makes the change, for the audit trail
+    #[arg(long)]
+    by: Option<String>,
+    #[arg(long)]
+    complaint: Option<String>,
+    #[arg(long)]
+    technician: Option<String>,
+    #[command(flatten)]
+    header: HeaderArgs,
     #[arg(long)]
     json: bool,
+}
+
+fn parse_odometer_unit(s: &str) -> Result<OdometerUnit, String> {
+    OdometerUnit::parse(s).ok_or_else(|| format!("{s:?} is not an odometer unit: mi or km"))
 }
 
 fn parse_status(s: &str) -> Result<SessionStatus, String> {
@@ -109,25 +149,69 @@ fn session_line(s: &Session) -> String {
 pub(super) async fn run(desk: &Desk, cmd: SessionCmd) -> Result<ExitCode, AppError> {
     match cmd {
         SessionCmd::New(a) => {
+            let h = a.header;
             let s = api::session_new(
                 desk,
                 api::SessionNewRequest {
                     complaint: a.complaint,
-                    customer: a.customer,
+                    customer: h.customer,
+                    customer_phone: h.phone,
+                    customer_email: h.email,
                     technician: a.technician,
                     language: a.language,
-                    vin: a.vin,
-                    plate: a.plate,
-                    make_model: a.make_model,
-                    odometer: a.odometer,
-                    engine_hours: a.engine_hours,
+                    vin: h.vin,
+                    plate: h.plate,
+                    make_model: h.make_model,
+                    model_year: h.year,
+                    odometer: h.odometer,
+                    odometer_unit: h.odometer_unit,
+                    engine_hours: h.engine_hours,
                 },
             )
             .await?;
             if a.json {
                 print_json(&s)?;
             } else {
+                // Scripts read the id from this line; the RO number is in
+                // `show` and --json.
                 println!("{}", s.id);
+            }
+        }
+        SessionCmd::Edit(a) => {
+            let was = api::session_show(
+                desk,
+                api::SessionRef {
+                    session_id: a.session_id.clone(),
+                },
+            )
+            .await?
+            .session;
+            let h = a.header;
+            let u = was.unit;
+            let s = api::session_update(
+                desk,
+                api::SessionUpdateRequest {
+                    session_id: a.session_id,
+                    edited_by: a.by,
+                    complaint: a.complaint.unwrap_or(was.complaint),
+                    customer: h.customer.or(was.customer),
+                    customer_phone: h.phone.or(was.customer_phone),
+                    customer_email: h.email.or(was.customer_email),
+                    technician: a.technician.or(was.technician),
+                    vin: h.vin.or(u.vin),
+                    plate: h.plate.or(u.plate),
+                    make_model: h.make_model.or(u.make_model),
+                    model_year: h.year.or(u.model_year),
+                    odometer: h.odometer.or(u.odometer),
+                    odometer_unit: h.odometer_unit.or(u.odometer_unit),
+                    engine_hours: h.engine_hours.or(u.engine_hours),
+                },
+            )
+            .await?;
+            if a.json {
+                print_json(&s)?;
+            } else {
+                println!("{}", session_line(&s));
             }
         }
         SessionCmd::List {
@@ -153,15 +237,43 @@ pub(super) async fn run(desk: &Desk, cmd: SessionCmd) -> Result<ExitCode, AppErr
             } else {
                 let s = &d.session;
                 println!("{}", session_line(s));
+                let odometer = s.unit.odometer.map(|o| {
+                    let unit = s.unit.odometer_unit.map_or("", |u| u.as_str());
+                    format!("{o} {unit}").trim_end().to_owned()
+                });
                 for (label, value) in [
+                    ("RO", Some(s.ro_number.clone())),
                     ("customer", s.customer.clone()),
+                    ("phone", s.customer_phone.clone()),
+                    ("e-mail", s.customer_email.clone()),
                     ("technician", s.technician.clone()),
-                    ("odometer", s.unit.odometer.map(|o| o.to_string())),
+                    ("maker", s.unit.manufacturer.clone()),
+                    ("model year", s.unit.model_year.map(|y| y.to_string())),
+                    ("odometer", odometer),
                     ("language", Some(s.language.clone())),
                     ("created", Some(s.created_at.clone())),
                 ] {
                     if let Some(v) = value {
                         println!("  {label:<11} {v}");
+                    }
+                }
+                if !d.edits.is_empty() {
+                    println!("  changes ({}):", d.edits.len());
+                    for e in &d.edits {
+                        println!(
+                            "    {}  {}  {}: {} -> {}",
+                            &e.edited_at[..16.min(e.edited_at.len())],
+                            e.edited_by.as_deref().unwrap_or("?"),
+                            e.field,
+                            e.old_value.as_deref().unwrap_or("(none)"),
+                            e.new_value.as_deref().unwrap_or("(none)")
+                        );
+                    }
+                }
+                if !d.earlier_visits.is_empty() {
+                    println!("  other visits of this unit ({}):", d.earlier_visits.len());
+                    for v in &d.earlier_visits {
+                        println!("    {}  {}", v.ro_number, session_line(v));
                     }
                 }
                 println!("  turns ({}):", d.turns.len());

@@ -24,8 +24,8 @@ use crate::engine::{Engine, SessionState, TurnContext, TurnOutcome};
 use crate::knowledge;
 use crate::store::outbox_items::PhotoItem;
 use crate::store::{
-    Artifact, NewArtifact, NewSession, NewTurn, RecordedTurn, Session, SessionFilter, Store,
-    StoreError, SweepReport, Turn,
+    Artifact, NewArtifact, NewSession, NewTurn, RecordedTurn, Session, SessionFilter,
+    SessionHeader, Store, StoreError, SweepReport, Turn,
 };
 
 pub const DATA_DIR_ENV: &str = "SERVICEDESK_DATA_DIR";
@@ -117,6 +117,10 @@ pub struct SessionDetail {
     pub turns: Vec<Turn>,
     pub artifacts: Vec<Artifact>,
     pub state: SessionState,
+    /// Changes to the header since the session was opened, oldest first.
+    pub edits: Vec<crate::store::SessionEdit>,
+    /// The unit's other visits (same VIN or plate), newest first.
+    pub earlier_visits: Vec<Session>,
 }
 
 #[derive(Debug, Clone, Serialize, TS)]
@@ -224,30 +228,15 @@ impl Desk {
     }
 
     pub async fn new_session(&self, mut new: NewSession) -> Result<Session> {
-        new.complaint = new.complaint.trim().to_owned();
-        if new.complaint.is_empty() {
-            return Err(invalid(
-                "complaint",
-                "is required: what does the customer say is wrong?",
-            ));
-        }
-        let fields = [
-            ("complaint", Some(&new.complaint), MAX_COMPLAINT_CHARS),
-            ("customer", new.customer.as_ref(), MAX_NAME_CHARS),
-            ("technician", new.technician.as_ref(), MAX_NAME_CHARS),
-            ("make_model", new.unit.make_model.as_ref(), MAX_NAME_CHARS),
-            ("plate", new.unit.plate.as_ref(), MAX_PLATE_CHARS),
-        ];
-        for (field, value, limit) in fields {
-            let Some(value) = value else { continue };
-            let chars = value.chars().count();
-            if chars > limit {
-                return Err(invalid(
-                    field,
-                    format!("is {chars} characters long; at most {limit}"),
-                ));
-            }
-        }
+        let mut header = SessionHeader {
+            complaint: std::mem::take(&mut new.complaint),
+            customer: new.customer.take(),
+            customer_phone: new.customer_phone.take(),
+            customer_email: new.customer_email.take(),
+            technician: new.technician.take(),
+            unit: std::mem::take(&mut new.unit),
+        };
+        check_header(&mut header)?;
         if let Some(lang) = &new.language {
             if !crate::engine::lexicon::is_language_tag(lang) {
                 return Err(invalid(
@@ -256,22 +245,37 @@ impl Desk {
                 ));
             }
         }
-        if let Some(vin) = &new.unit.vin {
-            if vin.trim().is_empty() || vin.len() > 32 {
-                return Err(invalid("vin", format!("{vin:?} is not a VIN")));
-            }
-        }
-        if new.unit.odometer.is_some_and(|o| o < 0) {
-            return Err(invalid("odometer", "must not be negative"));
-        }
-        if new
-            .unit
-            .engine_hours
-            .is_some_and(|h| !h.is_finite() || h < 0.0)
-        {
-            return Err(invalid("engine_hours", "must be a non-negative number"));
-        }
+        let new = NewSession {
+            complaint: header.complaint,
+            customer: header.customer,
+            customer_phone: header.customer_phone,
+            customer_email: header.customer_email,
+            technician: header.technician,
+            language: new.language,
+            unit: header.unit,
+        };
         Ok(self.store().create_session(&new).await?)
+    }
+
+    /// Corrects a session's header (customer, contact, unit, complaint):
+    /// checked like a new session's, and every changed field recorded
+    /// with `edited_by` and the old value.
+    pub async fn update_session(
+        &self,
+        id: &str,
+        mut header: SessionHeader,
+        edited_by: Option<&str>,
+    ) -> Result<Session> {
+        check_header(&mut header)?;
+        Ok(self.store().update_session(id, &header, edited_by).await?)
+    }
+
+    pub async fn session_edits(&self, id: &str) -> Result<Vec<crate::store::SessionEdit>> {
+        Ok(self.store().session_edits(id).await?)
+    }
+
+    pub async fn unit_visits(&self, of: &Session) -> Result<Vec<Session>> {
+        Ok(self.store().unit_visits(of).await?)
     }
 
     pub async fn sessions(&self, filter: &SessionFilter) -> Result<Vec<Session>> {
@@ -309,11 +313,15 @@ impl Desk {
         let turns = self.store().turns(id).await?;
         let artifacts = self.store().artifacts(Some(id)).await?;
         let (_, state) = self.store().latest_state(id).await?;
+        let edits = self.store().session_edits(id).await?;
+        let earlier_visits = self.store().unit_visits(&session).await?;
         Ok(SessionDetail {
             session,
             turns,
             artifacts,
             state,
+            edits,
+            earlier_visits,
         })
     }
 
@@ -744,6 +752,99 @@ fn has_blobs(sha_dir: &Path) -> bool {
         dirs.flatten()
             .any(|d| std::fs::read_dir(d.path()).is_ok_and(|mut files| files.next().is_some()))
     })
+}
+
+/// A session header's fields checked and normalized before anything is
+/// written: required complaint, lengths, a real VIN (17 characters, its
+/// check digit), a phone and e-mail that can be used, a plausible model
+/// year, nothing negative.
+fn check_header(h: &mut SessionHeader) -> Result<()> {
+    h.complaint = h.complaint.trim().to_owned();
+    if h.complaint.is_empty() {
+        return Err(invalid(
+            "complaint",
+            "is required: what does the customer say is wrong?",
+        ));
+    }
+    let fields = [
+        ("complaint", Some(&h.complaint), MAX_COMPLAINT_CHARS),
+        ("customer", h.customer.as_ref(), MAX_NAME_CHARS),
+        (
+            "customer_phone",
+            h.customer_phone.as_ref(),
+            MAX_PLATE_CHARS * 2,
+        ),
+        ("customer_email", h.customer_email.as_ref(), MAX_NAME_CHARS),
+        ("technician", h.technician.as_ref(), MAX_NAME_CHARS),
+        ("make_model", h.unit.make_model.as_ref(), MAX_NAME_CHARS),
+        ("plate", h.unit.plate.as_ref(), MAX_PLATE_CHARS),
+    ];
+    for (field, value, limit) in fields {
+        let Some(value) = value else { continue };
+        let chars = value.chars().count();
+        if chars > limit {
+            return Err(invalid(
+                field,
+                format!("is {chars} characters long; at most {limit}"),
+            ));
+        }
+    }
+    if let Some(vin) = &h.unit.vin {
+        match crate::vin::check(vin, crate::store::this_year()) {
+            Ok(v) => {
+                // The year the VIN encodes, where the writer gave none.
+                h.unit.model_year = h.unit.model_year.or(v.model_year);
+                h.unit.vin = Some(v.text);
+            }
+            Err(e) => return Err(invalid("vin", format!("{vin:?} {e}"))),
+        }
+    }
+    if let Some(phone) = &h.customer_phone {
+        let digits = phone.chars().filter(char::is_ascii_digit).count();
+        let allowed = phone
+            .chars()
+            .all(|c| c.is_ascii_digit() || " +-().x".contains(c));
+        if !allowed || digits < 7 {
+            return Err(invalid(
+                "customer_phone",
+                format!("{phone:?} is not a phone number (digits, spaces, + - ( ) . and x for an extension)"),
+            ));
+        }
+    }
+    if let Some(email) = &h.customer_email {
+        let ok = email.split_once('@').is_some_and(|(user, domain)| {
+            !user.is_empty()
+                && domain.contains('.')
+                && !domain.starts_with('.')
+                && !domain.ends_with('.')
+                && !email.contains(char::is_whitespace)
+        });
+        if !ok {
+            return Err(invalid(
+                "customer_email",
+                format!("{email:?} is not an e-mail address like name@example.com"),
+            ));
+        }
+    }
+    let latest = crate::store::this_year() + 2;
+    if let Some(year) = h.unit.model_year {
+        if !(1950..=latest).contains(&year) {
+            return Err(invalid(
+                "model_year",
+                format!("{year} is not a model year between 1950 and {latest}"),
+            ));
+        }
+    }
+    if h.unit.odometer.is_some_and(|o| o < 0) {
+        return Err(invalid("odometer", "must not be negative"));
+    }
+    if h.unit
+        .engine_hours
+        .is_some_and(|hours| !hours.is_finite() || hours < 0.0)
+    {
+        return Err(invalid("engine_hours", "must be a non-negative number"));
+    }
+    Ok(())
 }
 
 fn invalid(field: &'static str, message: impl Into<String>) -> DeskError {

@@ -165,6 +165,9 @@ mod tests {
     fn session() -> Session {
         Session {
             id: "0193a5f2-aaaa-bbbb-cccc-000000000000".into(),
+            ro_number: "RO-000042".into(),
+            customer_phone: None,
+            customer_email: None,
             created_at: "2026-11-23T10:00:00Z".into(),
             updated_at: "2026-11-23T10:00:00Z".into(),
             status: SessionStatus::Finalized,
@@ -173,11 +176,12 @@ mod tests {
             complaint: "fan".into(),
             technician: None,
             unit: Unit {
-                vin: Some("1FUJA6CV74LM12345".into()),
+                vin: Some("1FUJA6CV94LM12345".into()),
                 plate: Some("7ABC 123".into()),
                 make_model: Some("Winnebago View 24D".into()),
                 odometer: Some(41250),
                 engine_hours: None,
+                ..Default::default()
             },
             turn_count: 3,
             artifact_count: 0,

@@ -25,10 +25,13 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::{Sqlite, SqlitePool, Transaction};
 
 pub use artifacts::{NewArtifact, SweepReport};
-pub use models::{Artifact, DeliveryState, Session, SessionStatus, Turn, Unit};
+pub use models::{
+    this_year, Artifact, DeliveryState, OdometerUnit, Session, SessionEdit, SessionStatus, Turn,
+    Unit,
+};
 pub use outbox::NewOutboxItem;
 pub use reports::ReportInRange;
-pub use sessions::{NewSession, SessionFilter};
+pub use sessions::{NewSession, SessionFilter, SessionHeader, DEFAULT_RO_PREFIX, RO_PREFIX_KEY};
 pub use turns::{NewTurn, RecordedTurn};
 
 use crate::engine::StateError;

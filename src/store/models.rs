@@ -71,23 +71,62 @@ impl DeliveryState {
     }
 }
 
+/// Miles or kilometres: what the odometer reads in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum OdometerUnit {
+    Mi,
+    Km,
+}
+
+impl OdometerUnit {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Mi => "mi",
+            Self::Km => "km",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "mi" => Some(Self::Mi),
+            "km" => Some(Self::Km),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
 pub struct Unit {
     pub vin: Option<String>,
     pub plate: Option<String>,
     pub make_model: Option<String>,
+    #[serde(default)]
+    pub model_year: Option<i32>,
     pub odometer: Option<i64>,
+    #[serde(default)]
+    pub odometer_unit: Option<OdometerUnit>,
     pub engine_hours: Option<f64>,
+    /// The maker the VIN names, decoded offline; never stored.
+    #[serde(default, skip_deserializing)]
+    pub manufacturer: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct Session {
     pub id: String,
+    /// The repair order's number: the shop's prefix and a sequence.
+    #[serde(default)]
+    pub ro_number: String,
     pub created_at: String,
     pub updated_at: String,
     pub status: SessionStatus,
     pub language: String,
     pub customer: Option<String>,
+    #[serde(default)]
+    pub customer_phone: Option<String>,
+    #[serde(default)]
+    pub customer_email: Option<String>,
     pub complaint: String,
     pub technician: Option<String>,
     pub unit: Unit,
@@ -97,27 +136,59 @@ pub struct Session {
 
 impl Session {
     pub(crate) fn from_row(row: &SqliteRow) -> Self {
+        let vin: Option<String> = row.get("vin");
+        let manufacturer = vin
+            .as_deref()
+            .and_then(|v| crate::vin::check(v, this_year()).ok())
+            .and_then(|v| v.manufacturer)
+            .map(str::to_owned);
         Self {
             id: row.get("id"),
+            ro_number: row
+                .get::<Option<String>, _>("ro_number")
+                .unwrap_or_default(),
             created_at: row.get("created_at"),
             updated_at: row.get("updated_at"),
             status: SessionStatus::parse(row.get::<&str, _>("status"))
                 .unwrap_or(SessionStatus::Open),
             language: row.get("language"),
             customer: row.get("customer"),
+            customer_phone: row.get("customer_phone"),
+            customer_email: row.get("customer_email"),
             complaint: row.get("complaint"),
             technician: row.get("technician"),
             unit: Unit {
-                vin: row.get("vin"),
+                vin,
                 plate: row.get("plate"),
                 make_model: row.get("make_model"),
+                model_year: row.get("model_year"),
                 odometer: row.get("odometer"),
+                odometer_unit: row
+                    .get::<Option<&str>, _>("odometer_unit")
+                    .and_then(OdometerUnit::parse),
                 engine_hours: row.get("engine_hours"),
+                manufacturer,
             },
             turn_count: row.get("turn_count"),
             artifact_count: row.get("artifact_count"),
         }
     }
+}
+
+/// The current calendar year, for reading a VIN's year code.
+pub fn this_year() -> i32 {
+    use chrono::Datelike;
+    chrono::Utc::now().year()
+}
+
+/// One change to a session's header: who made it, when, and both values.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct SessionEdit {
+    pub field: String,
+    pub old_value: Option<String>,
+    pub new_value: Option<String>,
+    pub edited_by: Option<String>,
+    pub edited_at: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]

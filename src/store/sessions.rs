@@ -3,7 +3,9 @@
 use serde::Deserialize;
 
 use super::artifacts::{blob_referenced, blocking, commit_then_empty};
-use super::{new_id, now, Result, Session, SessionStatus, Store, StoreError, Unit};
+use sqlx::{Row, Sqlite, Transaction};
+
+use super::{new_id, now, Result, Session, SessionEdit, SessionStatus, Store, StoreError, Unit};
 use crate::artifacts::BlobStore;
 use crate::engine::{SessionState, STATE_VERSION};
 
@@ -11,10 +13,66 @@ use crate::engine::{SessionState, STATE_VERSION};
 pub struct NewSession {
     pub complaint: String,
     pub customer: Option<String>,
+    #[serde(default)]
+    pub customer_phone: Option<String>,
+    #[serde(default)]
+    pub customer_email: Option<String>,
     pub technician: Option<String>,
     pub language: Option<String>,
     pub unit: Unit,
 }
+
+/// A session's header as it is edited: every field, the unchanged ones
+/// as they were.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SessionHeader {
+    pub complaint: String,
+    pub customer: Option<String>,
+    pub customer_phone: Option<String>,
+    pub customer_email: Option<String>,
+    pub technician: Option<String>,
+    pub unit: Unit,
+}
+
+impl SessionHeader {
+    pub fn of(s: &Session) -> Self {
+        Self {
+            complaint: s.complaint.clone(),
+            customer: s.customer.clone(),
+            customer_phone: s.customer_phone.clone(),
+            customer_email: s.customer_email.clone(),
+            technician: s.technician.clone(),
+            unit: s.unit.clone(),
+        }
+    }
+
+    /// Each column with its value as text, in one order, for comparing two
+    /// headers and writing the audit trail.
+    fn columns(&self) -> [(&'static str, Option<String>); 12] {
+        let u = &self.unit;
+        [
+            ("complaint", Some(self.complaint.clone())),
+            ("customer", self.customer.clone()),
+            ("customer_phone", self.customer_phone.clone()),
+            ("customer_email", self.customer_email.clone()),
+            ("technician", self.technician.clone()),
+            ("vin", u.vin.clone()),
+            ("plate", u.plate.clone()),
+            ("make_model", u.make_model.clone()),
+            ("model_year", u.model_year.map(|y| y.to_string())),
+            ("odometer", u.odometer.map(|o| o.to_string())),
+            (
+                "odometer_unit",
+                u.odometer_unit.map(|o| o.as_str().to_owned()),
+            ),
+            ("engine_hours", u.engine_hours.map(|h| h.to_string())),
+        ]
+    }
+}
+
+/// The settings key of the RO number's prefix.
+pub const RO_PREFIX_KEY: &str = "ro_prefix";
+pub const DEFAULT_RO_PREFIX: &str = "RO-";
 
 #[derive(Debug, Clone, Default)]
 pub struct SessionFilter {
@@ -64,22 +122,29 @@ impl Store {
         // otherwise the first clear message sets it.
         state.language_locked = new.language.is_some();
         let mut tx = self.begin_write().await?;
+        let ro_number = next_ro_number(&mut tx).await?;
         sqlx::query(
-            "INSERT INTO sessions (id, created_at, updated_at, status, language, customer, technician,
-               complaint, vin, plate, make_model, odometer, engine_hours)
-             VALUES (?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO sessions (id, ro_number, created_at, updated_at, status, language, customer,
+               customer_phone, customer_email, technician, complaint, vin, plate, make_model,
+               model_year, odometer, odometer_unit, engine_hours)
+             VALUES (?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )
         .bind(&id)
+        .bind(&ro_number)
         .bind(&at)
         .bind(&at)
         .bind(&language)
         .bind(&new.customer)
+        .bind(&new.customer_phone)
+        .bind(&new.customer_email)
         .bind(&new.technician)
         .bind(&new.complaint)
         .bind(&new.unit.vin)
         .bind(&new.unit.plate)
         .bind(&new.unit.make_model)
+        .bind(new.unit.model_year)
         .bind(new.unit.odometer)
+        .bind(new.unit.odometer_unit.map(|u| u.as_str()))
         .bind(new.unit.engine_hours)
         .execute(&mut *tx)
         .await?;
@@ -95,6 +160,109 @@ impl Store {
         .await?;
         tx.commit().await?;
         self.session(&id).await
+    }
+
+    /// Writes the header's changed fields and one audit row per change, in
+    /// one transaction; nothing is written when nothing changed.
+    pub async fn update_session(
+        &self,
+        id: &str,
+        header: &SessionHeader,
+        edited_by: Option<&str>,
+    ) -> Result<Session> {
+        let old = SessionHeader::of(&self.session(id).await?);
+        let changes: Vec<(&str, Option<String>, Option<String>)> = old
+            .columns()
+            .into_iter()
+            .zip(header.columns())
+            .filter(|((_, a), (_, b))| a != b)
+            .map(|((field, a), (_, b))| (field, a, b))
+            .collect();
+        if changes.is_empty() {
+            return self.session(id).await;
+        }
+        let at = now();
+        let u = &header.unit;
+        let mut tx = self.begin_write().await?;
+        sqlx::query(
+            "UPDATE sessions SET complaint = ?, customer = ?, customer_phone = ?, customer_email = ?,
+               technician = ?, vin = ?, plate = ?, make_model = ?, model_year = ?, odometer = ?,
+               odometer_unit = ?, engine_hours = ?, updated_at = ?
+             WHERE id = ?",
+        )
+        .bind(&header.complaint)
+        .bind(&header.customer)
+        .bind(&header.customer_phone)
+        .bind(&header.customer_email)
+        .bind(&header.technician)
+        .bind(&u.vin)
+        .bind(&u.plate)
+        .bind(&u.make_model)
+        .bind(u.model_year)
+        .bind(u.odometer)
+        .bind(u.odometer_unit.map(|o| o.as_str()))
+        .bind(u.engine_hours)
+        .bind(&at)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        for (field, old_value, new_value) in changes {
+            sqlx::query(
+                "INSERT INTO session_edits (id, session_id, field, old_value, new_value, edited_by, edited_at)
+                 VALUES (?, ?, ?, ?, ?, ?, ?)",
+            )
+            .bind(new_id())
+            .bind(id)
+            .bind(field)
+            .bind(old_value)
+            .bind(new_value)
+            .bind(edited_by)
+            .bind(&at)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        self.session(id).await
+    }
+
+    /// A session's header changes, oldest first.
+    pub async fn session_edits(&self, id: &str) -> Result<Vec<SessionEdit>> {
+        let rows = sqlx::query(
+            "SELECT field, old_value, new_value, edited_by, edited_at FROM session_edits
+              WHERE session_id = ? ORDER BY edited_at, rowid",
+        )
+        .bind(id)
+        .fetch_all(self.pool())
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| SessionEdit {
+                field: r.get("field"),
+                old_value: r.get("old_value"),
+                new_value: r.get("new_value"),
+                edited_by: r.get("edited_by"),
+                edited_at: r.get("edited_at"),
+            })
+            .collect())
+    }
+
+    /// The unit's other visits: sessions with the same VIN, or the same
+    /// plate, newest first.
+    pub async fn unit_visits(&self, of: &Session) -> Result<Vec<Session>> {
+        if of.unit.vin.is_none() && of.unit.plate.is_none() {
+            return Ok(Vec::new());
+        }
+        let rows = sqlx::query(&format!(
+            "{SELECT_SESSION} WHERE s.id <> ?1
+               AND ((?2 IS NOT NULL AND s.vin = ?2) OR (?3 IS NOT NULL AND s.plate = ?3))
+             ORDER BY s.created_at DESC"
+        ))
+        .bind(&of.id)
+        .bind(&of.unit.vin)
+        .bind(&of.unit.plate)
+        .fetch_all(self.pool())
+        .await?;
+        Ok(rows.iter().map(Session::from_row).collect())
     }
 
     pub async fn session(&self, id: &str) -> Result<Session> {
@@ -233,4 +401,28 @@ pub(super) fn decode_state(session_id: &str, version: u32, json: &str) -> Result
         session_id: session_id.to_owned(),
         source,
     })
+}
+
+/// The next RO number under the shop's prefix: one past the highest number
+/// already issued with it. Runs in the creating transaction, which holds
+/// the write lock, so two desks never get the same number.
+async fn next_ro_number(tx: &mut Transaction<'static, Sqlite>) -> Result<String> {
+    let prefix: String = sqlx::query_scalar("SELECT value FROM settings WHERE key = ?")
+        .bind(RO_PREFIX_KEY)
+        .fetch_optional(&mut **tx)
+        .await?
+        .unwrap_or_else(|| DEFAULT_RO_PREFIX.to_owned());
+    let issued: Vec<String> = sqlx::query_scalar(
+        "SELECT ro_number FROM sessions WHERE ro_number IS NOT NULL AND substr(ro_number, 1, ?) = ?",
+    )
+    .bind(prefix.chars().count() as i64)
+    .bind(&prefix)
+    .fetch_all(&mut **tx)
+    .await?;
+    let last = issued
+        .iter()
+        .filter_map(|n| n[prefix.len()..].parse::<u64>().ok())
+        .max()
+        .unwrap_or(0);
+    Ok(format!("{prefix}{:06}", last + 1))
 }

@@ -80,12 +80,14 @@ pub async fn seed_session(desk: &Desk, i: usize, shape: &SessionShape) -> Seeded
             technician: Some("Sam".into()),
             language: None,
             unit: Unit {
-                vin: Some(format!("1FT{i:014}")),
+                vin: Some(servicedesk::vin::with_check_digit(&format!("1FT{i:014}")).unwrap()),
                 plate: Some(format!("P-{i}")),
                 make_model: Some("Winnebago View".into()),
                 odometer: Some(10_000 + i as i64),
                 engine_hours: None,
+                ..Default::default()
             },
+            ..Default::default()
         })
         .await
         .unwrap();

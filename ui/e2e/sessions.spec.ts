@@ -16,7 +16,7 @@ test('creating a session through the form shows it in the list and opens it', as
   await page.getByTestId('new-customer').fill('Jane Doe');
   await page.getByTestId('new-technician').fill('Sam');
   await page.getByTestId('new-language').selectOption('es');
-  await page.getByTestId('new-vin').fill('1fuja6cv74lm12345');
+  await page.getByTestId('new-vin').fill('1fuja6cv94lm12345');
   await page.getByTestId('new-plate').fill('7abc123');
   await page.getByTestId('new-make-model').fill('Winnebago View 24D');
   await page.getByTestId('new-odometer').fill('41250');
@@ -35,7 +35,7 @@ test('creating a session through the form shows it in the list and opens it', as
 
   // It is selected, and the detail shows what the backend stored.
   await expect(page.getByTestId('detail-complaint')).toHaveText(complaint);
-  await expect(page.getByTestId('detail-vin')).toHaveText('1FUJA6CV74LM12345');
+  await expect(page.getByTestId('detail-vin')).toHaveText('1FUJA6CV94LM12345');
   await expect(page.getByTestId('detail-plate')).toHaveText('7ABC123');
   await expect(page.getByTestId('detail-odometer')).toHaveText(/41,?250 mi/);
   await expect(page.getByTestId('detail-engine-hours')).toHaveText('812.5 h');
@@ -78,7 +78,7 @@ test('search narrows the list (debounced, server side) and the status filter app
   const alpha = `Slide-out stuck ${tag}`;
   const bravo = `Awning motor dead ${tag}`;
   await createSession(request, { complaint: alpha, customer: 'Ann Alpha' });
-  await createSession(request, { complaint: bravo, customer: 'Bob Bravo', vin: `VIN${tag}` });
+  await createSession(request, { complaint: bravo, customer: 'Bob Bravo', plate: `P${tag}` });
 
   await page.goto('/');
   await expect(rowFor(page, alpha)).toHaveCount(1);
@@ -91,11 +91,11 @@ test('search narrows the list (debounced, server side) and the status filter app
   await expect(page.getByTestId('session-row')).toHaveCount(1);
   await expect(rowFor(page, alpha)).toHaveCount(1);
 
-  // Matches customer and VIN too (the backend's search).
+  // Matches customer and plate too (the backend's search).
   await page.getByTestId('session-search').fill('Bob Bravo');
   await expect(rowFor(page, bravo)).toHaveCount(1);
   await expect(rowFor(page, alpha)).toHaveCount(0);
-  await page.getByTestId('session-search').fill(`vin${tag}`);
+  await page.getByTestId('session-search').fill(`p${tag}`);
   await expect(page.getByTestId('session-row')).toHaveCount(1);
   await expect(rowFor(page, bravo)).toHaveCount(1);
 

@@ -41,7 +41,7 @@ describe('header and list', () => {
       complaint: 'Furnace blows cold air',
       customer: 'Jane Doe',
       status: 'escalated',
-      unit: { vin: null, plate: null, make_model: 'Winnebago View 24D', odometer: null, engine_hours: null },
+      unit: { vin: null, plate: null, make_model: 'Winnebago View 24D', model_year: null, odometer: null, odometer_unit: null, engine_hours: null, manufacturer: null },
       artifact_count: 3,
     });
     const { root } = mount({ session_list: () => ({ sessions: [listed(s)] }) });
@@ -162,7 +162,7 @@ describe('new session form', () => {
     const created = makeSession({ complaint: 'Slide stuck' });
     const { root, backend } = mount({
       session_new: () => created,
-      session_show: () => ({ session: created, turns: [], artifacts: [], state: makeState() }),
+      session_show: () => ({ session: created, turns: [], artifacts: [], state: makeState(), edits: [], earlier_visits: [] }),
     });
     click(byTestId(root, 'new-session-button'));
     typeInto(byTestId(root, 'new-complaint')!, '  Slide stuck ');
@@ -173,7 +173,7 @@ describe('new session form', () => {
     click(byTestId(root, 'create-session'));
     await waitFor(() => byTestId(root, 'detail-complaint'));
     expect(backend.callsOf('session_new')).toEqual([
-      { complaint: 'Slide stuck', customer: 'Bob', language: 'ru', odometer: 41250, engine_hours: 12.5 },
+      { complaint: 'Slide stuck', customer: 'Bob', language: 'ru', odometer: 41250, odometer_unit: 'mi', engine_hours: 12.5 },
     ]);
     expect(byTestId(root, 'detail-complaint')!.textContent).toBe('Slide stuck');
     expect(byTestId(root, 'new-session-form')).toBeNull();
@@ -210,7 +210,7 @@ describe('session detail', () => {
     const s = makeSession({ complaint: 'Water pump cycles', artifact_count: artifacts.length });
     const ctx = mount({
       session_list: () => ({ sessions: [listed(s)] }),
-      session_show: () => ({ session: s, turns: [], artifacts, state: makeState() }),
+      session_show: () => ({ session: s, turns: [], artifacts, state: makeState(), edits: [], earlier_visits: [] }),
       ...handlers,
     });
     click(await waitFor(() => byTestId(ctx.root, 'session-row')));

@@ -97,6 +97,8 @@ export const api = {
     // complaint is always sent (even blank) so the backend's own validation answers.
     call('session_new', { ...compact(input), complaint: input.complaint }),
 
+  sessionUpdate: (input: CommandRequest<'session_update'>) => call('session_update', input),
+
   sessionList: (input: CommandRequest<'session_list'> = {}) => call('session_list', compact(input)),
 
   sessionShow: (sessionId: string) => call('session_show', { session_id: sessionId }),

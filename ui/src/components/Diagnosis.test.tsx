@@ -49,7 +49,7 @@ describe('chat history', () => {
       t(3, JSON.stringify({ kind: 'refusal', text: 'Not without a finding.', step_id: null, citations: ['procedure:dc_12v'] })),
       t(4, 'Complaint:\nFan dead.\n\nCause:\nFuse open.\n\nEstimated labor:\nTotal labor: 1.5 hr\n', { reply_kind: 'report' }),
     ];
-    const { root } = await open({ session_show: () => ({ session: diag.session, turns, artifacts: [], state: makeState() }) }, diag);
+    const { root } = await open({ session_show: () => ({ session: diag.session, turns, artifacts: [], state: makeState(), edits: [], earlier_visits: [] }) }, diag);
     await waitFor(() => allByTestId(root, 'chat-turn').length === 4);
     const shown = allByTestId(root, 'chat-turn');
     expect(shown.map((el) => byTestId(el, 'reply-kind')!.textContent)).toEqual(['Question', 'Clarification', 'Refused', 'Report']);
@@ -297,7 +297,7 @@ describe('context panel', () => {
         trace: {},
       },
     ];
-    const { root } = await open({ session_show: () => ({ session: diag.session, turns, artifacts: [], state: makeState() }) }, diag);
+    const { root } = await open({ session_show: () => ({ session: diag.session, turns, artifacts: [], state: makeState(), edits: [], earlier_visits: [] }) }, diag);
     await waitFor(() => allByTestId(root, 'chat-turn').length === 2);
     const [first, second] = allByTestId(root, 'chat-turn');
     const chips = allByTestId(first, 'citation-chip');
@@ -575,7 +575,7 @@ describe('long histories', () => {
       clientWidth.mockRestore();
     });
     const { root, backend } = await open(
-      { session_show: () => ({ session: { ...diag.session, turn_count: 500 }, turns, artifacts, state: makeState() }) },
+      { session_show: () => ({ session: { ...diag.session, turn_count: 500 }, turns, artifacts, state: makeState(), edits: [], earlier_visits: [] }) },
       diag,
     );
     const history = await waitFor(() => (byTestId(root, 'chat-history')?.dataset.count === '500' ? byTestId(root, 'chat-history') : null));

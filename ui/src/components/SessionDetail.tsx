@@ -5,6 +5,7 @@ import { toApiError, type ApiError } from '../transport';
 import { artifactProblemLabel, ErrorMessage, StatusBadge } from './common';
 import { DiagnosisSection } from './Diagnosis';
 import { PhotosSection } from './Photos';
+import { HeaderCard } from './HeaderCard';
 import { t } from '../i18n';
 
 type DeleteStep =
@@ -119,7 +120,6 @@ export function SessionDetailView({
   }
 
   const s = detail.session;
-  const u = s.unit;
   const verifyStatus: Record<string, BlobStatus> = {};
   for (const r of verify?.results ?? []) verifyStatus[r.artifact_id] = r.status;
   const languageLabel = LANGUAGES.find((l) => l.value === s.language)?.label ?? s.language;
@@ -251,28 +251,7 @@ export function SessionDetailView({
         </section>
       )}
 
-      <section className="card unit" aria-label={t('detail.unitAndCustomer')}>
-        <dl className="facts grid" data-testid="unit-info">
-          <dt>{t('unit.customer')}</dt>
-          <dd data-testid="detail-customer">{s.customer ?? '—'}</dd>
-          <dt>{t('unit.technician')}</dt>
-          <dd data-testid="detail-technician">{s.technician ?? '—'}</dd>
-          <dt>{t('unit.makeModel')}</dt>
-          <dd data-testid="detail-make-model">{u.make_model ?? '—'}</dd>
-          <dt>{t('unit.vin')}</dt>
-          <dd className="mono" data-testid="detail-vin">
-            {u.vin ?? '—'}
-          </dd>
-          <dt>{t('unit.plate')}</dt>
-          <dd className="mono" data-testid="detail-plate">
-            {u.plate ?? '—'}
-          </dd>
-          <dt>{t('unit.odometer')}</dt>
-          <dd data-testid="detail-odometer">{u.odometer != null ? t('unit.miles', { n: u.odometer.toLocaleString() }) : '—'}</dd>
-          <dt>{t('unit.engineHours')}</dt>
-          <dd data-testid="detail-engine-hours">{u.engine_hours != null ? t('unit.hours', { n: u.engine_hours }) : '—'}</dd>
-        </dl>
-      </section>
+      <HeaderCard session={s} edits={detail.edits} visits={detail.earlier_visits} onSaved={onTurn} />
 
       <DiagnosisSection sessionId={s.id} turns={detail.turns} artifacts={detail.artifacts} onTurn={onTurn} />
 

@@ -1,12 +1,13 @@
 // Generated from the Rust types by `servicedesk::api::bindings`. Do not edit:
 // run `UPDATE_BINDINGS=1 cargo test --test tests bindings` instead.
 
-import type { Answer, AppInfo, ArrearsReport, ArrearsRequest, Artifact, ArtifactAddRequest, ArtifactContent, ArtifactContentRequest, ArtifactList, ArtifactUploadRequest, ArtifactVerifyRequest, AskRequest, ChatTranscript, ChatTurnRequest, DemoReport, Empty, ExportJob, ExportJobRef, ImportReport, ImportRequest, IngestReport, IngestRequest, ItemInfo, OrderList, OrdersRequest, PortalSettings, PortalSettingsRequest, ReportExport, ReportExportRequest, ReportFinalizeRequest, ReportFinalized, ReportList, ReportsExportRequest, RuleList, SearchQuery, SearchResults, Session, SessionContext, SessionDeleteRequest, SessionDeleted, SessionDetail, SessionExport, SessionList, SessionListRequest, SessionNewRequest, SessionRef, SimulateRequest, SimulateResponse, Sources, SyncRetryRequest, SyncStatus, Verification, VerifyReport, VerifyRequest } from './models';
+import type { Answer, AppInfo, ArrearsReport, ArrearsRequest, Artifact, ArtifactAddRequest, ArtifactContent, ArtifactContentRequest, ArtifactList, ArtifactUploadRequest, ArtifactVerifyRequest, AskRequest, ChatTranscript, ChatTurnRequest, DemoReport, Empty, ExportJob, ExportJobRef, ImportReport, ImportRequest, IngestReport, IngestRequest, ItemInfo, OrderList, OrdersRequest, PortalSettings, PortalSettingsRequest, ReportExport, ReportExportRequest, ReportFinalizeRequest, ReportFinalized, ReportList, ReportsExportRequest, RuleList, SearchQuery, SearchResults, Session, SessionContext, SessionDeleteRequest, SessionDeleted, SessionDetail, SessionExport, SessionList, SessionListRequest, SessionNewRequest, SessionRef, SessionUpdateRequest, SimulateRequest, SimulateResponse, Sources, SyncRetryRequest, SyncStatus, Verification, VerifyReport, VerifyRequest } from './models';
 
 /** Every command `dispatch` serves, with its request and response. */
 export interface Commands {
   app_info: { request: Empty; response: AppInfo };
   session_new: { request: SessionNewRequest; response: Session };
+  session_update: { request: SessionUpdateRequest; response: Session };
   session_list: { request: SessionListRequest; response: SessionList };
   session_show: { request: SessionRef; response: SessionDetail };
   session_export: { request: SessionRef; response: SessionExport };
@@ -46,6 +47,7 @@ export type Command = keyof Commands;
 export const COMMANDS: Command[] = [
   'app_info',
   'session_new',
+  'session_update',
   'session_list',
   'session_show',
   'session_export',

@@ -353,6 +353,11 @@ export type NewFactView = { id: string, name: string | null, subject: string, va
 text: string, };
 
 /**
+ * Miles or kilometres: what the odometer reads in.
+ */
+export type OdometerUnit = "mi" | "km";
+
+/**
  * A stored order with its arrears.
  */
 export type OrderInfo = { order_no: string, city_code: string, lot_code: string, plate_no: string, entry_time: string, exit_time: string, total_amount: Money, paid_amount: Money, 
@@ -644,7 +649,11 @@ type: string, unit_minutes?: number | null, unit_price?: Money | null, tiers?: A
  */
 export type SegmentType = "free" | "periodic" | "tiered";
 
-export type Session = { id: string, created_at: string, updated_at: string, status: SessionStatus, language: string, customer: string | null, complaint: string, technician: string | null, unit: Unit, turn_count: number, artifact_count: number, };
+export type Session = { id: string, 
+/**
+ * The repair order's number: the shop's prefix and a sequence.
+ */
+ro_number: string, created_at: string, updated_at: string, status: SessionStatus, language: string, customer: string | null, customer_phone: string | null, customer_email: string | null, complaint: string, technician: string | null, unit: Unit, turn_count: number, artifact_count: number, };
 
 /**
  * `session_context`: the engine's view of the session plus what the store knows.
@@ -664,9 +673,30 @@ export type SessionDeleteRequest = { session_id: string, purge?: boolean, };
 
 export type SessionDeleted = { deleted: boolean, purged_artifacts: number, };
 
-export type SessionDetail = { session: Session, turns: Array<Turn>, artifacts: Array<Artifact>, state: SessionState, };
+export type SessionDetail = { session: Session, turns: Array<Turn>, artifacts: Array<Artifact>, state: SessionState, 
+/**
+ * Changes to the header since the session was opened, oldest first.
+ */
+edits: Array<SessionEdit>, 
+/**
+ * The unit's other visits (same VIN or plate), newest first.
+ */
+earlier_visits: Array<Session>, };
 
-export type SessionExport = { format: string, session: Session, turns: Array<Turn>, artifacts: Array<Artifact>, state: SessionState, };
+/**
+ * One change to a session's header: who made it, when, and both values.
+ */
+export type SessionEdit = { field: string, old_value: string | null, new_value: string | null, edited_by: string | null, edited_at: string, };
+
+export type SessionExport = { format: string, session: Session, turns: Array<Turn>, artifacts: Array<Artifact>, state: SessionState, 
+/**
+ * Changes to the header since the session was opened, oldest first.
+ */
+edits: Array<SessionEdit>, 
+/**
+ * The unit's other visits (same VIN or plate), newest first.
+ */
+earlier_visits: Array<Session>, };
 
 export type SessionList = { sessions: Array<SessionListItem>, };
 
@@ -674,11 +704,15 @@ export type SessionList = { sessions: Array<SessionListItem>, };
  * A session as the sidebar lists it: the stored session plus where it
  * stands for the people in the shop.
  */
-export type SessionListItem = { stage: SessionStage, id: string, created_at: string, updated_at: string, status: SessionStatus, language: string, customer: string | null, complaint: string, technician: string | null, unit: Unit, turn_count: number, artifact_count: number, };
+export type SessionListItem = { stage: SessionStage, id: string, 
+/**
+ * The repair order's number: the shop's prefix and a sequence.
+ */
+ro_number: string, created_at: string, updated_at: string, status: SessionStatus, language: string, customer: string | null, customer_phone: string | null, customer_email: string | null, complaint: string, technician: string | null, unit: Unit, turn_count: number, artifact_count: number, };
 
 export type SessionListRequest = { query?: string | null, status?: SessionStatus | null, };
 
-export type SessionNewRequest = { complaint: string, customer?: string | null, technician?: string | null, language?: string | null, vin?: string | null, plate?: string | null, make_model?: string | null, odometer?: number | null, engine_hours?: number | null, };
+export type SessionNewRequest = { complaint: string, customer?: string | null, customer_phone?: string | null, customer_email?: string | null, technician?: string | null, language?: string | null, vin?: string | null, plate?: string | null, make_model?: string | null, model_year?: number | null, odometer?: number | null, odometer_unit?: OdometerUnit | null, engine_hours?: number | null, };
 
 export type SessionRef = { session_id: string, };
 
@@ -759,6 +793,12 @@ closed_complaints?: Array<ClosedComplaint>,
 undiagnosed_complaints?: Array<string>, };
 
 export type SessionStatus = "open" | "escalated" | "finalized";
+
+/**
+ * A corrected header, sent whole as the edit form holds it: a blank field
+ * clears it. Every changed field is recorded with `edited_by`.
+ */
+export type SessionUpdateRequest = { session_id: string, edited_by?: string | null, complaint: string, customer?: string | null, customer_phone?: string | null, customer_email?: string | null, technician?: string | null, vin?: string | null, plate?: string | null, make_model?: string | null, model_year?: number | null, odometer?: number | null, odometer_unit?: OdometerUnit | null, engine_hours?: number | null, };
 
 export type SimulateRequest = { 
 /**
@@ -916,7 +956,11 @@ export type TranslationEdits = { complaint?: string | null, cause?: string | nul
 
 export type Turn = { id: string, session_id: string, seq: number, created_at: string, input: string, reply: string, intent: string | null, transition: string | null, trace: JsonValue, };
 
-export type Unit = { vin: string | null, plate: string | null, make_model: string | null, odometer: number | null, engine_hours: number | null, };
+export type Unit = { vin: string | null, plate: string | null, make_model: string | null, model_year: number | null, odometer: number | null, odometer_unit: OdometerUnit | null, engine_hours: number | null, 
+/**
+ * The maker the VIN names, decoded offline; never stored.
+ */
+manufacturer: string | null, };
 
 /**
  * `billing verify --order NO --json`.

@@ -86,14 +86,17 @@ export function makeSession(over: Partial<Session> = {}): Session {
   n++;
   return {
     id: `00000000-0000-0000-0000-${String(n).padStart(12, '0')}`,
+    ro_number: `RO-${String(n).padStart(6, '0')}`,
     created_at: '2026-11-22T19:11:36.828Z',
     updated_at: '2026-11-22T19:11:36.828Z',
     status: 'open',
     language: 'en',
     customer: null,
+    customer_phone: null,
+    customer_email: null,
     complaint: `complaint ${n}`,
     technician: null,
-    unit: { vin: null, plate: null, make_model: null, odometer: null, engine_hours: null },
+    unit: { vin: null, plate: null, make_model: null, model_year: null, odometer: null, odometer_unit: null, engine_hours: null, manufacturer: null },
     turn_count: 0,
     artifact_count: 0,
     ...over,
@@ -346,7 +349,7 @@ export function fakeDiagnosis(over: Partial<Session> = {}): FakeDiagnosis {
   }
 
   const handlers: Handlers = {
-    session_show: () => ({ session: { ...session, turn_count: turns.length }, turns, artifacts, state: makeState() }),
+    session_show: () => ({ session: { ...session, turn_count: turns.length }, turns, artifacts, state: makeState(), edits: [], earlier_visits: [] }),
     chat_turn: async (p) => {
       if (hold) await hold;
       if (fail) {

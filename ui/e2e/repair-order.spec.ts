@@ -1,0 +1,54 @@
+// The repair order's header against the real backend: a VIN with a wrong
+// check digit is refused with the reason, a real one is decoded (maker and
+// model year), a correction is logged with who made it, and the unit's
+// other visits are listed by VIN.
+import { expect, test, unique } from './fixtures';
+
+// A Ford E-450 cutaway, model year 2021 (check digit by the rule).
+const VIN = '1FDXE4FN1MDC12345';
+
+test('open an RO with a VIN, correct it, and see the change log and the earlier visit', async ({ page }) => {
+  const first = unique('Awning motor dead');
+  const second = unique('Fridge no LP');
+  await page.goto('/');
+  for (const complaint of [first, second]) {
+    await page.getByTestId('new-session-button').click();
+    await page.getByTestId('new-complaint').fill(complaint);
+    await page.getByTestId('new-customer').fill('José Núñez');
+    await page.getByTestId('new-vin').fill(complaint === first ? VIN : '1FDXE4FN2MDC12345');
+    await page.getByTestId('create-session').click();
+    if (complaint === second) {
+      // The wrong check digit is refused with what is wrong, and nothing is created.
+      await expect(page.getByTestId('new-session-error')).toContainText('check digit');
+      await page.getByTestId('new-vin').fill(VIN);
+      await page.getByTestId('new-customer-phone').fill('+1 (555) 010-2233');
+      await page.getByTestId('new-odometer').fill('41200');
+      await page.getByTestId('new-odometer-unit').selectOption('km');
+      await page.getByTestId('create-session').click();
+    }
+    await expect(page.getByTestId('detail-complaint')).toHaveText(complaint);
+  }
+
+  await expect(page.getByTestId('detail-ro')).toHaveText(/^RO-\d{6}$/);
+  await expect(page.getByTestId('detail-maker')).toHaveText('Ford');
+  await expect(page.getByTestId('detail-year')).toHaveText('2021');
+  await expect(page.getByTestId('detail-odometer')).toHaveText(/41,?200 km/);
+  await expect(page.getByTestId('other-visit')).toHaveCount(1);
+  await expect(page.getByTestId('other-visit')).toContainText(first);
+
+  await page.getByTestId('edit-header').click();
+  await page.getByTestId('edit-customer-email').fill('jose@');
+  await page.getByTestId('edit-by').fill('Marta');
+  await page.getByTestId('save-header').click();
+  await expect(page.getByTestId('header-error')).toContainText('e-mail');
+  await page.getByTestId('edit-customer-email').fill('jose.nunez@example.com');
+  await page.getByTestId('edit-customer-phone').fill('');
+  await page.getByTestId('save-header').click();
+  await expect(page.getByTestId('detail-email')).toHaveText('jose.nunez@example.com');
+  await expect(page.getByTestId('detail-phone')).toHaveText('—');
+  await page.getByTestId('header-changes').locator('summary').click();
+  const changes = page.getByTestId('header-change');
+  await expect(changes).toHaveCount(2);
+  await expect(page.locator('[data-testid="header-change"][data-field="customer_phone"]')).toContainText('Marta: customer_phone +1 (555) 010-2233 → —');
+  await expect(page.locator('[data-testid="header-change"][data-field="customer_email"]')).toContainText('— → jose.nunez@example.com');
+});
