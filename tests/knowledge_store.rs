@@ -446,6 +446,7 @@ fn the_evaluation_dataset_meets_its_thresholds() {
         "filter",
         "validity",
         "multilingual",
+        "crosslang",
         "negative",
         "clarification",
     ] {

@@ -133,4 +133,4 @@ fn messages_go_to_their_lane() {
     );
 }
 
-const MIN_LANE_ACCURACY: f64 = 0.85;
+const MIN_LANE_ACCURACY: f64 = 0.93;

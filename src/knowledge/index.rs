@@ -731,10 +731,7 @@ fn covers(
     weights: &[f64],
     tokens: &BTreeSet<String>,
 ) -> std::result::Result<(), String> {
-    let present: Vec<bool> = key
-        .iter()
-        .map(|t| t.variants.iter().any(|v| tokens.contains(v)))
-        .collect();
+    let present: Vec<bool> = key.iter().map(|t| t.present_in(tokens)).collect();
     let count = |cjk: bool| {
         let all = key.iter().filter(|t| t.cjk == cjk).count();
         let held = key
@@ -851,8 +848,7 @@ async fn near_titles(
 ) -> Result<Vec<String>> {
     let in_title = |title: &str, language: &str| {
         let tokens = text::token_set(title, language);
-        key.iter()
-            .any(|t| t.variants.iter().any(|v| tokens.contains(v)))
+        key.iter().any(|t| t.present_in(&tokens))
     };
     let mut out: Vec<String> = Vec::new();
     let mut seen: BTreeSet<String> = BTreeSet::new();

@@ -7,6 +7,8 @@
 //! - [`document`] / [`frontmatter`]: reading and validating files.
 //! - [`chunk`]: bounded chunks by headings and paragraphs.
 //! - [`text`]: the normalization both the index and queries go through.
+//! - [`crosslang`]: Spanish and Russian query words looked up under the
+//!   English terms of the shop's documents (a term lexicon, `crosslang.lex`).
 //! - [`index`]: the SQL side: ingest, list, search, lookup.
 //! - [`answer`]: conclusion, key points, citations.
 //! - [`derived`]: component notes generated from `procedures/`.
@@ -15,6 +17,7 @@
 
 pub mod answer;
 pub mod chunk;
+pub mod crosslang;
 pub mod derived;
 pub mod document;
 pub mod eval;

@@ -19,11 +19,26 @@ use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
 /// One word of a query: the index tokens any of which counts as the word
-/// being present (several when the language is uncertain).
+/// being present (several when the language is uncertain). The first
+/// `native` variants are the word's own forms; any after them are English
+/// terms it translates to ([`super::crosslang`]), a phrase as its tokens
+/// joined by one space.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QueryTerm {
     pub variants: Vec<String>,
     pub cjk: bool,
+    pub native: usize,
+}
+
+impl QueryTerm {
+    /// Whether a text's token set holds the term: any variant, a phrase
+    /// with all its words. (FTS5 matched the phrase as a phrase; in a
+    /// chunk's token set, with its title and questions, the words suffice.)
+    pub fn present_in(&self, tokens: &BTreeSet<String>) -> bool {
+        self.variants
+            .iter()
+            .any(|v| v.split(' ').all(|w| tokens.contains(w)))
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -98,7 +113,7 @@ fn stemmer(alg: Algorithm) -> &'static Stemmer {
 /// "garantía", and both must reach the same stem. (FTS5's
 /// `remove_diacritics 2` folds too; doing it here keeps the coverage check
 /// in Rust identical to what FTS5 matched.)
-fn fold(word: &str) -> String {
+pub(super) fn fold(word: &str) -> String {
     word.chars()
         .map(|c| match c {
             'á' | 'à' | 'â' | 'ä' | 'ã' => 'a',
@@ -114,7 +129,7 @@ fn fold(word: &str) -> String {
         .collect()
 }
 
-fn stem_with(word: &str, alg: Algorithm) -> String {
+pub(super) fn stem_with(word: &str, alg: Algorithm) -> String {
     let word = fold(word);
     if word.chars().any(|c| c.is_ascii_digit()) || word.chars().count() < 3 {
         return word;
@@ -341,6 +356,33 @@ fn is_stopword(word: &str) -> bool {
         "puedo",
         "debo",
         "hacer",
+        "esto",
+        "puede",
+        "pueden",
+        "podemos",
+        "tener",
+        "tiene",
+        "tienen",
+        "tenemos",
+        "ser",
+        "estar",
+        "hace",
+        "hacen",
+        "hago",
+        "necesito",
+        "necesita",
+        "necesitan",
+        "necesitamos",
+        // as people type them
+        "q",
+        "k",
+        "pa",
+        "xq",
+        "pq",
+        // "¿esto entra en garantía?" is "is this under warranty?"
+        "entra",
+        "entran",
+        "entrar",
         // ru
         "а",
         "без",
@@ -397,6 +439,16 @@ fn is_stopword(word: &str) -> bool {
         "ли",
         "чем",
         "сколько",
+        "может",
+        "могут",
+        "быть",
+        "нужен",
+        "нужна",
+        "нужны",
+        "пока",
+        "перед",
+        "под",
+        "щас",
     ];
     WORDS.contains(&word)
 }
@@ -626,6 +678,10 @@ const GENERIC_WORDS: &[&str] = &[
     "nombre",
     "pasada",
     "pasado",
+    // "¿seguro?" is "sure?"; "el partido" a game (its stem is English "part")
+    "seguro",
+    "segura",
+    "partido",
     // ru
     "время",
     "неделя",
@@ -709,6 +765,18 @@ const GENERIC_WORDS: &[&str] = &[
     "оформлять",
     "сделать",
     "делать",
+    // "сколько лет можно ездить на одних шинах?": years, one, going
+    "лет",
+    "один",
+    "одна",
+    "одно",
+    "одни",
+    "одних",
+    "ездить",
+    "ездит",
+    "ехать",
+    // "стоит": costs, stands, should
+    "стоит",
 ];
 
 fn generic_stems() -> &'static BTreeSet<String> {
@@ -744,8 +812,11 @@ pub fn is_key_term(term: &QueryTerm) -> bool {
     if !first.chars().any(char::is_alphabetic) || first.chars().count() < 2 {
         return false;
     }
+    // Only the word's own forms: a translation never makes a word generic.
     let generic = generic_stems();
-    !term.variants.iter().any(|v| generic.contains(v))
+    !term.variants[..term.native.min(term.variants.len())]
+        .iter()
+        .any(|v| generic.contains(v))
 }
 
 /// The key terms of a query ([`is_key_term`]), in query order.
@@ -755,7 +826,9 @@ pub fn key_terms(terms: &[QueryTerm]) -> Vec<&QueryTerm> {
 
 /// The terms of a query. `language` is the asker's language when known;
 /// a Latin word is also looked up under the other stemmer, since shops mix
-/// English and Spanish freely. Duplicate terms are dropped.
+/// English and Spanish freely, and a Spanish or Russian word also under the
+/// English terms it translates to ([`super::crosslang`]), since most of a
+/// shop's documents are in English. Duplicate terms are dropped.
 pub fn query_terms(text: &str, language: Option<&str>) -> Vec<QueryTerm> {
     let mut out: Vec<QueryTerm> = Vec::new();
     for (script, seg) in segments(text) {
@@ -765,6 +838,7 @@ pub fn query_terms(text: &str, language: Option<&str>) -> Vec<QueryTerm> {
                     let term = QueryTerm {
                         variants: vec![bigram],
                         cjk: true,
+                        native: 1,
                     };
                     if !out.contains(&term) {
                         out.push(term);
@@ -794,9 +868,16 @@ pub fn query_terms(text: &str, language: Option<&str>) -> Vec<QueryTerm> {
                         variants.push(plain);
                     }
                 }
+                let native = variants.len();
+                for english in super::crosslang::english_for(&seg, language) {
+                    if !variants.contains(&english) {
+                        variants.push(english);
+                    }
+                }
                 let term = QueryTerm {
                     variants,
                     cjk: false,
+                    native,
                 };
                 if !out.contains(&term) {
                     out.push(term);
@@ -898,10 +979,7 @@ pub fn required_matches(terms: &[QueryTerm]) -> usize {
 
 /// How many terms have a variant in `tokens`.
 pub fn matched_terms(terms: &[QueryTerm], tokens: &BTreeSet<String>) -> usize {
-    terms
-        .iter()
-        .filter(|t| t.variants.iter().any(|v| tokens.contains(v)))
-        .count()
+    terms.iter().filter(|t| t.present_in(tokens)).count()
 }
 
 #[cfg(test)]
