@@ -181,7 +181,7 @@ pattern!(
 // "No idea" is not "no": a technician who does not know has not answered.
 pattern!(
     pub UNSURE,
-    r"\b(no idea|not sure|unsure|don'?t know|do not know|dunno|idk|no clue|can'?t tell|ni idea|no s[eé](\s*$|\s*[,.!]|\s+(si|qu[eé]|c[oó]mo|d[oó]nde|cu[aá]l|bien|nada|la verdad))|no estoy seguro|quién sabe|не знаю|без понятия|не уверен\w*|хз)\b"
+    r"\b(no idea|not sure|unsure|don'?t know|do not know|dunno|idk|no clue|can'?t tell|ni idea|no s[eé](\s*$|\s*[,.!]|\s+(si|qu[eé]|c[oó]mo|d[oó]nde|cu[aá]l|bien|nada|la verdad))|no estoy seguro|quién sabe|не знаю|без понятия|не уверен\w*|хз)\b|\b(keeps? jumping|jumping (all over|around)|all over the place|(meter|gauge)('?s| is)? (acting up|broke|broken|busted|flak\w+)|no me f[ií]o|(est[aá]|anda) (roto|fallando|loco)|не доверяю|прыга\w+|скач\w+)\b"
 );
 pattern!(
     pub RESUME,

@@ -110,6 +110,10 @@ fn value(words: &[Word]) -> Option<f64> {
                 if current > 0 && current < 10 && n < 10 {
                     return None;
                 }
+                // "One eighteen" is 118, as "one forty two" is 142.
+                if current > 0 && current < 10 {
+                    current *= 100;
+                }
                 current += n;
                 seen = true;
             }
@@ -291,6 +295,10 @@ mod tests {
             "panel two is only showing 11 volts, panel one is 22"
         );
         assert_eq!(d("one hundred and twenty volts"), "120 volts");
+        assert_eq!(
+            d("only one eighteen after half an hour"),
+            "only 118 after half an hour"
+        );
         assert_eq!(
             d("10 and a half wc during the trial"),
             "10.5 wc during the trial"

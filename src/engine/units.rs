@@ -126,7 +126,8 @@ static QUANTITY: LazyLock<Regex> = LazyLock::new(|| {
         (?P<num>[-+−]?(?:\d{1,6}(?:[.,]\d{1,4})?|\.\d{1,4}))
         \s*
         (?P<unit>
-            m[av]\b | k\s?(?:ohms?|Ω) | kΩ | ком | k\b |
+            m[av]\b | milli-?amps? | milliamperes? | miliamperios? | миллиампер\w* | milli-?volts? | milivoltios? | милливольт\w* |
+            k\s?(?:ohms?|Ω) | kΩ | ком | k\b |
             v\s?ac | v\s?dc | volts? | voltios | вольт\w* |
             amps? | amperes? | amperios | ампер\w* |
             ohms? | ohmios? | Ω | ом |
@@ -155,6 +156,18 @@ pub fn find_quantities(text: &str) -> Vec<Found> {
         let unit_norm = normalize_unit_text(&unit_raw);
         let (unit_norm, scale) = match unit_norm.as_str() {
             "ma" => ("a".to_string(), 0.001),
+            u if u.starts_with("milli") && u.contains("amp")
+                || u.starts_with("miliamp")
+                || u.starts_with("миллиампер") =>
+            {
+                ("a".to_string(), 0.001)
+            }
+            u if u.starts_with("milli") && u.contains("volt")
+                || u.starts_with("milivolt")
+                || u.starts_with("милливольт") =>
+            {
+                ("v".to_string(), 0.001)
+            }
             "mbar" | "m bar" | "мбар" => ("inwc".to_string(), 0.401865),
             u if u.starts_with("bar") || u.starts_with("бар") => ("psi".to_string(), 14.5038),
             "mv" => ("v".to_string(), 0.001),

@@ -369,10 +369,6 @@ fn is_stopword(word: &str) -> bool {
         "hace",
         "hacen",
         "hago",
-        "necesito",
-        "necesita",
-        "necesitan",
-        "necesitamos",
         // as people type them
         "q",
         "k",
