@@ -232,10 +232,6 @@ async fn arrears_entered(
             .ok_or("arrears: amount overflow")?;
     }
     report.total_arrears = total;
-    report.status = if total > Money::ZERO {
-        "HAS_ARREARS"
-    } else {
-        "NONE"
-    };
+    report.status = store::ArrearsStatus::of(total);
     Ok(report)
 }
