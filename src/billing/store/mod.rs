@@ -210,7 +210,7 @@ pub struct OrderInfo {
 }
 
 /// `billing arrears --plate P [--city C] --json`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct ArrearsReport {
     pub plate_no: String,
     pub city_code: Option<String>,
@@ -308,7 +308,7 @@ impl fmt::Display for VerifyAction {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct ArrearsOrder {
     pub order_no: String,
     pub city_code: String,
@@ -321,7 +321,7 @@ pub struct ArrearsOrder {
 }
 
 /// `billing verify --order NO --json`.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct Verification {
     pub order_no: String,
     pub city_code: String,
@@ -340,6 +340,37 @@ pub struct Verification {
     pub version_no: i64,
     pub time_zone: String,
     pub pieces: Vec<Piece>,
+}
+
+/// The rule that covers a scope at a time, with the one version in force
+/// then (what the billing chat explains and cites).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuleInForce {
+    pub rule_code: String,
+    pub name: String,
+    pub city_code: String,
+    pub lot_codes: Vec<String>,
+    pub time_zone: String,
+    pub version_no: i64,
+    /// Site-local wall clock, inclusive.
+    pub effective_from: String,
+    /// Exclusive; `None`: open-ended.
+    pub effective_to: Option<String>,
+}
+
+impl RuleInForce {
+    pub fn new(rule: &RuleInfo, version: &VersionInfo) -> RuleInForce {
+        RuleInForce {
+            rule_code: rule.rule_code.clone(),
+            name: rule.name.clone(),
+            city_code: rule.city_code.clone(),
+            lot_codes: rule.lot_codes.clone(),
+            time_zone: rule.time_zone.clone(),
+            version_no: version.version_no,
+            effective_from: version.effective_from.clone(),
+            effective_to: version.effective_to.clone(),
+        }
+    }
 }
 
 /// A stay simulated under a stored rule: the breakdown plus the rule and

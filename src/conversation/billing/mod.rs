@@ -34,10 +34,11 @@ mod slots;
 mod words;
 
 use super::{found, lane_state, outcome, with_step, Fetched, Need, Retrieved, CANCEL};
+use crate::billing::store::{ArrearsReport, RuleInForce, Verification};
+use crate::billing::Money;
 use crate::engine::state::SessionState;
 use crate::engine::{registry::TransitionId, Engine, Reply, ReplyKind, TurnOutcome};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use std::collections::BTreeMap;
 
 pub use slots::{default_plate_patterns, DateScope, Known, PlatePattern};
@@ -123,6 +124,27 @@ impl BillingCall {
     }
 }
 
+/// What a [`BillingCall`] returns: the store's own records.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BillingFacts {
+    Context(Known),
+    Arrears(ArrearsReport),
+    Verify(Verification),
+    Rule(RuleInForce),
+}
+
+impl BillingFacts {
+    /// The tool that produced it, for traces.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            BillingFacts::Context(_) => "context",
+            BillingFacts::Arrears(_) => "arrears",
+            BillingFacts::Verify(_) => "verify",
+            BillingFacts::Rule(_) => "rule",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct Slot {
     value: String,
@@ -137,9 +159,9 @@ struct Listed {
     order_no: String,
     lot_code: String,
     entry_time: String,
-    total_amount: String,
-    paid_amount: String,
-    arrears_amount: String,
+    total_amount: Money,
+    paid_amount: Money,
+    arrears_amount: Money,
 }
 
 /// Seed 003's root frame: the business question and its scope.
@@ -177,8 +199,20 @@ struct Coverage {
 struct Shown {
     intent: Intent,
     turn: u32,
-    facts: Value,
+    /// `None` when the tool found nothing to answer from.
+    facts: Option<Answered>,
     coverage: Coverage,
+}
+
+/// The tool result an answer was made from, kept for the questions about
+/// it. Untagged: the state holds the record as the store serialized it, and
+/// each kind has fields the others lack.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+enum Answered {
+    Arrears(ArrearsReport),
+    Verify(Verification),
+    Rule(RuleInForce),
 }
 
 /// One billing answer of the session, for recaps.
@@ -303,11 +337,15 @@ pub fn turn(
     // What the store knows, to validate the message's values against.
     let need = Need::Billing(BillingCall::Context);
     let (known, context_trace) = match found(retrieved, &need) {
-        Some(Fetched::Tool(Ok(v))) => (
-            serde_json::from_value::<Known>(v.clone()).unwrap_or_default(),
-            None,
+        Some(Fetched::Billing(Ok(BillingFacts::Context(known)))) => (known.clone(), None),
+        Some(Fetched::Billing(Ok(other))) => (
+            Known::default(),
+            Some(format!(
+                "store context unavailable (the tool answered {}): codes cannot be validated",
+                other.kind()
+            )),
         ),
-        Some(Fetched::Tool(Err(e))) => (
+        Some(Fetched::Billing(Err(e))) => (
             Known::default(),
             Some(format!(
                 "store context unavailable ({e}): codes cannot be validated"
@@ -983,5 +1021,36 @@ fn with_step_if(
         with_step(engine, st, text)
     } else {
         (text, None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stored state keeps the last answer's record as the store serialized
+    /// it; each kind reads back as itself, and a re-serialized one is the same JSON.
+    #[test]
+    fn a_shown_record_reads_back_as_its_kind() {
+        let arrears = r#"{"plate_no":"沪A10020","city_code":null,"status":"HAS_ARREARS","total_arrears":"15.00","orders_checked":1,"orders":[{"order_no":"ORD-022","city_code":"SH","lot_code":"LOT-A","entry_time":"2026-03-05T09:00","exit_time":"2026-03-05T11:10","total_amount":"15.00","paid_amount":"0.00","arrears_amount":"15.00"}]}"#;
+        let verify = r#"{"order_no":"ORD-022","city_code":"SH","lot_code":"LOT-A","plate_no":"沪A10020","entry_time":"2026-03-05T09:00","exit_time":"2026-03-05T11:10","result":"mismatch","action":"manual_review","order_total":"15.00","simulated_total":"12.50","difference":"2.50","paid_amount":"0.00","rule_code":"SH-DAYNIGHT-STD","version_no":2,"time_zone":"Asia/Shanghai","pieces":[{"segment":"day","segment_index":0,"type":"periodic","window":"08:00-20:00","occurrence":"2026-03-05","start":"2026-03-05T09:00","end":"2026-03-05T11:10","minutes":130,"units":5,"lines":[{"from_minute":0,"units":5,"unit_price":"2.50","amount":"12.50"}],"uncapped_amount":"12.50","cap":"25.00","cap_applied":false,"amount":"12.50"}]}"#;
+        let rule = r#"{"city_code":"SH","effective_from":"2026-03-01T00:00","effective_to":null,"lot_codes":["LOT-A"],"name":"Standard","rule_code":"SH-DAYNIGHT-STD","time_zone":"Asia/Shanghai","version_no":2}"#;
+        for (text, kind) in [(arrears, "arrears"), (verify, "verify"), (rule, "rule")] {
+            let a: Answered = serde_json::from_str(text).unwrap();
+            let got = match &a {
+                Answered::Arrears(_) => "arrears",
+                Answered::Verify(_) => "verify",
+                Answered::Rule(_) => "rule",
+            };
+            assert_eq!(got, kind);
+            let before: serde_json::Value = serde_json::from_str(text).unwrap();
+            assert_eq!(serde_json::to_value(&a).unwrap(), before, "{kind}");
+        }
+        let shown: Shown = serde_json::from_value(serde_json::json!({
+            "intent": "arrears_check", "turn": 1, "facts": null,
+            "coverage": {"truth_mode": "unsupported", "covered": [], "not_covered": []}
+        }))
+        .unwrap();
+        assert_eq!(shown.facts, None);
     }
 }
