@@ -26,7 +26,7 @@ use sqlx::{Sqlite, SqlitePool, Transaction};
 
 pub use artifacts::{NewArtifact, SweepReport};
 pub use models::{Artifact, DeliveryState, Session, SessionStatus, Turn, Unit};
-pub use outbox::NewOutboxItem;
+pub use outbox::{NewOutboxItem, OutboxKind};
 pub use reports::ReportInRange;
 pub use sessions::{NewSession, SessionFilter};
 pub use turns::{NewTurn, RecordedTurn};

@@ -310,7 +310,7 @@ stated?: StatedCause | null, };
 /**
  * A pending, failed or conflicting item, for status displays.
  */
-export type ItemInfo = { id: string, session_id: string | null, kind: string, target: string, status: OutboxStatus, attempts: number, next_attempt_at: string | null, last_error: string | null, http_status: number | null, created_at: string, };
+export type ItemInfo = { id: string, session_id: string | null, kind: OutboxKind, target: string, status: OutboxStatus, attempts: number, next_attempt_at: string | null, last_error: string | null, http_status: number | null, created_at: string, };
 
 /**
  * Where a background export stands.
@@ -370,6 +370,11 @@ arrears_amount: Money, created_at: string, };
 export type OrderList = { orders: Array<OrderInfo>, };
 
 export type OrdersRequest = { plate_no?: string | null, city_code?: string | null, };
+
+/**
+ * What an outbox item carries to the portal; stored in `outbox.kind`.
+ */
+export type OutboxKind = "attachment" | "report" | "labor_draft" | "escalation";
 
 /**
  * Where an outbox item stands.
