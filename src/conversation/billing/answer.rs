@@ -10,7 +10,7 @@ use super::intents::{self, Intent};
 use super::words::{question_for, words, Words};
 use super::{
     finish, found, intent_name, save, with_step_if, Answered, Ask, BillingCall, BillingFacts,
-    Checked, Coverage, Ctx, Lane, Listed, Need, Plan, Root, Shown, HISTORY_KEPT,
+    Checked, Coverage, Ctx, Lane, Listed, Need, Plan, Root, Shown, TruthMode, HISTORY_KEPT,
 };
 use crate::billing::store::{ArrearsStatus, FeeCheck};
 use crate::billing::Money;
@@ -174,7 +174,7 @@ pub(super) fn run(ctx: &Ctx, mut lane: Lane, mut plan: Plan) -> Result<TurnOutco
         Ok(v) => v,
         Err(message) => {
             let coverage = Coverage {
-                truth_mode: "unsupported".into(),
+                truth_mode: TruthMode::Unsupported,
                 covered: vec![message.clone()],
                 not_covered: {
                     not_covered.insert(0, w.cannot.to_string());
@@ -245,7 +245,7 @@ pub(super) fn run(ctx: &Ctx, mut lane: Lane, mut plan: Plan) -> Result<TurnOutco
         }
     }
     let mut covered = Vec::new();
-    let mut truth = "confirmed";
+    let mut truth = TruthMode::Confirmed;
     let (facts_text, conclusion, subject, summary) = match &facts {
         Answered::Arrears(report) => {
             lane.results = report
@@ -297,7 +297,7 @@ pub(super) fn run(ctx: &Ctx, mut lane: Lane, mut plan: Plan) -> Result<TurnOutco
                 ));
             }
             let conclusion = if checked == 0 {
-                truth = "limited";
+                truth = TruthMode::Limited;
                 w.no_orders.to_string()
             } else if report.status == ArrearsStatus::HasArrears {
                 format!("{} {}. {}", w.owes, report.total_arrears, w.pick_hint)
@@ -376,10 +376,10 @@ pub(super) fn run(ctx: &Ctx, mut lane: Lane, mut plan: Plan) -> Result<TurnOutco
         }
     };
     if !not_covered.is_empty() {
-        truth = "limited";
+        truth = TruthMode::Limited;
     }
     let coverage = Coverage {
-        truth_mode: truth.into(),
+        truth_mode: truth,
         covered,
         not_covered,
     };
@@ -486,11 +486,10 @@ pub(super) fn item_facts(
             );
             let cov = Coverage {
                 truth_mode: if not_covered.is_empty() {
-                    "confirmed"
+                    TruthMode::Confirmed
                 } else {
-                    "limited"
-                }
-                .into(),
+                    TruthMode::Limited
+                },
                 covered: vec![format!("{}: {}", o.order_no, w.item_covers)],
                 not_covered: std::mem::take(&mut not_covered),
             };

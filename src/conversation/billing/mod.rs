@@ -148,10 +148,31 @@ impl BillingFacts {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct Slot {
     value: String,
-    /// `message`, `answer` (to a targeted question), `selection` (picked
-    /// from a listed result), or `carried` when reused from an earlier turn.
-    source: String,
+    source: SlotSource,
     turn: u32,
+}
+
+/// Where a slot's value came from (the trace says it when a later turn
+/// carries it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum SlotSource {
+    /// Read from the message that asked.
+    Message,
+    /// The reply to a targeted question.
+    Answer,
+    /// Picked from a listed result.
+    Selection,
+}
+
+impl std::fmt::Display for SlotSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SlotSource::Message => "message",
+            SlotSource::Answer => "answer",
+            SlotSource::Selection => "selection",
+        })
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -186,12 +207,33 @@ struct Ask {
 }
 
 /// The coverage gate of an answer (seed 003's truth_mode).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct Coverage {
-    /// `confirmed`, `limited` or `unsupported`.
-    truth_mode: String,
+    truth_mode: TruthMode,
     covered: Vec<String>,
     not_covered: Vec<String>,
+}
+
+/// How much of the question the data answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum TruthMode {
+    /// All of it.
+    Confirmed,
+    /// Part of it; the rest is listed as not covered.
+    Limited,
+    /// None of it: the tool found nothing to answer from.
+    Unsupported,
+}
+
+impl std::fmt::Display for TruthMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            TruthMode::Confirmed => "confirmed",
+            TruthMode::Limited => "limited",
+            TruthMode::Unsupported => "unsupported",
+        })
+    }
 }
 
 /// The last answer shown (seed 003's answer context).
@@ -254,12 +296,12 @@ impl Lane {
         self.slots.get(name).map(|s| s.value.as_str())
     }
 
-    fn set(&mut self, name: &str, value: String, source: &str, turn: u32) {
+    fn set(&mut self, name: &str, value: String, source: SlotSource, turn: u32) {
         self.slots.insert(
             name.to_string(),
             Slot {
                 value,
-                source: source.to_string(),
+                source,
                 turn,
             },
         );
@@ -459,10 +501,10 @@ fn answer_ask(ctx: &Ctx, mut lane: Lane, mut ask: Ask) -> Result<TurnOutcome, Ne
         Ok(value) => {
             for (n, v) in &ctx.read.values {
                 if *n != ask.slot {
-                    lane.set(n, v.clone(), "message", ctx.turn_no);
+                    lane.set(n, v.clone(), SlotSource::Message, ctx.turn_no);
                 }
             }
-            lane.set(&ask.slot, value.clone(), "answer", ctx.turn_no);
+            lane.set(&ask.slot, value.clone(), SlotSource::Answer, ctx.turn_no);
             lane.ask = None;
             let plan = Plan {
                 intent: ask.intent,
@@ -608,7 +650,7 @@ fn root_question(
     lane.results.clear();
     lane.slots.retain(|k, _| k == "city_code");
     for (n, v) in &ctx.read.values {
-        lane.set(n, v.clone(), "message", ctx.turn_no);
+        lane.set(n, v.clone(), SlotSource::Message, ctx.turn_no);
     }
     let mut fired = format!("T1: new root {}", intent.name());
     let named: Vec<String> = ctx
@@ -725,7 +767,7 @@ fn scope_change(ctx: &Ctx, mut lane: Lane, intent: Intent) -> Result<TurnOutcome
             "{n} {v} replaced {}",
             old.unwrap_or_else(|| "none".into())
         ));
-        lane.set(n, v.clone(), "message", ctx.turn_no);
+        lane.set(n, v.clone(), SlotSource::Message, ctx.turn_no);
     }
     let kept: Vec<String> = lane
         .slots
@@ -879,7 +921,7 @@ fn pick_and_act(ctx: &Ctx, mut lane: Lane, action: Option<Intent>) -> Result<Tur
         }
     };
     lane.focus = Some(order.clone());
-    lane.set("order_no", order, "selection", ctx.turn_no);
+    lane.set("order_no", order, SlotSource::Selection, ctx.turn_no);
     if wants_verify {
         let plan = Plan {
             intent: Intent::FeeVerify,
