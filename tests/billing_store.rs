@@ -224,7 +224,7 @@ fn lookups_fail_clearly_instead_of_charging_zero() {
         .unwrap();
     assert_eq!(
         (a.status, a.total_arrears.to_string(), a.orders_checked),
-        ("NONE", "0.00".into(), 0)
+        (store::ArrearsStatus::None, "0.00".into(), 0)
     );
 }
 
@@ -833,5 +833,35 @@ fn a_rule_can_be_retired_and_the_change_is_logged() {
             origin.as_str()
         ),
         (&json!("active"), &json!("inactive"), "retire.json")
+    );
+}
+
+#[test]
+fn an_unknown_stored_status_is_an_error_naming_the_row() {
+    let db = Db::seeded();
+    db.run(|p| async move {
+        // The table's CHECK refuses it; a hand edit or a newer version
+        // could still leave one behind.
+        let mut c = p.acquire().await.unwrap();
+        sqlx::query("PRAGMA ignore_check_constraints = ON")
+            .execute(&mut *c)
+            .await
+            .unwrap();
+        sqlx::query("UPDATE billing_rules SET status = 'archived' WHERE rule_code = 'SH-HOURLY-B'")
+            .execute(&mut *c)
+            .await
+            .unwrap();
+        sqlx::query("PRAGMA ignore_check_constraints = OFF")
+            .execute(&mut *c)
+            .await
+            .unwrap();
+    });
+    let e = db
+        .run(|p| async move { store::list_rules(&p).await })
+        .map_err(shown)
+        .unwrap_err();
+    assert_eq!(
+        e,
+        "storage: billing_rules row SH-HOURLY-B: status \"archived\" is not active or inactive"
     );
 }

@@ -7,7 +7,9 @@ use crate::common;
 use servicedesk::desk::Desk;
 use servicedesk::engine::state::{Fact, FactKind, FactSource};
 use servicedesk::engine::SessionState;
-use servicedesk::store::{NewOutboxItem, NewSession, NewTurn, SessionFilter, SessionStatus, Unit};
+use servicedesk::store::{
+    NewOutboxItem, NewSession, NewTurn, OutboxKind, SessionFilter, SessionStatus, Unit,
+};
 
 fn fact(id: &str, subject: &str, value: &str, turn_seq: u32) -> Fact {
     Fact {
@@ -93,7 +95,7 @@ async fn everything_round_trips_through_a_restart() {
         .unwrap(),
     );
     t2.outbox.push(NewOutboxItem {
-        kind: "labor_draft".into(),
+        kind: OutboxKind::LaborDraft,
         target: "/api/v1/labor-drafts/x".into(),
         payload: serde_json::json!({"hours": "1.50"}),
     });
@@ -271,7 +273,7 @@ async fn a_failing_turn_leaves_nothing_behind() {
     changed.completed_steps.push("should_not_persist".into());
     let mut bad = NewTurn::new("second", "never stored", changed);
     bad.outbox.push(NewOutboxItem {
-        kind: "escalation".into(),
+        kind: OutboxKind::Escalation,
         target: "/api/v1/escalations".into(),
         payload: serde_json::json!({}),
     });
@@ -474,4 +476,34 @@ async fn an_empty_database_beside_stored_photos_is_refused_naming_it() {
         err.contains(&other.path().join("servicedesk.db").display().to_string()),
         "{err}"
     );
+}
+
+/// An outbox row whose kind this program does not know (a newer version's,
+/// or a hand edit) is an error naming the item and the kind, never a panic
+/// or a guess at how to send it.
+#[tokio::test]
+async fn an_unknown_outbox_kind_is_an_error_naming_the_item() {
+    let dir = tempfile::tempdir().unwrap();
+    let desk = Desk::open(dir.path()).await.unwrap();
+    let pool = desk.store().pool();
+    sqlx::query(
+        "INSERT INTO outbox (id, session_id, kind, target, payload, status, created_at, updated_at)
+         VALUES ('item-1', NULL, 'fax', '/api/v1/fax', '{}', 'failed', 'x', 'x')",
+    )
+    .execute(pool)
+    .await
+    .unwrap();
+    let want = "outbox item item-1: kind \"fax\" is not one of attachment, report, labor_draft, escalation";
+    let e = servicedesk::store::outbox_delivery::problems(pool)
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains(want), "{e}");
+    sqlx::query("UPDATE outbox SET status = 'pending'")
+        .execute(pool)
+        .await
+        .unwrap();
+    let e = servicedesk::store::outbox_delivery::due_heads(pool, 10, &[])
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains(want), "{e}");
 }

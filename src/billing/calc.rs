@@ -5,7 +5,7 @@
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime};
 use chrono_tz::Tz;
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use ts_rs::TS;
 
 use super::money::Money;
@@ -40,7 +40,7 @@ pub struct Breakdown {
 }
 
 /// The part of a stay inside one occurrence of one segment's window.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct Piece {
     /// The segment's name, and its position in the payload as written.
     pub segment: String,
@@ -53,9 +53,9 @@ pub struct Piece {
     pub occurrence: NaiveDate,
     /// Site-local wall clock at the instants the piece starts and ends (across
     /// a fall-back, a piece can be two stretches: its first start, last end).
-    #[serde(serialize_with = "ser_wall")]
+    #[serde(serialize_with = "ser_wall", deserialize_with = "de_wall")]
     pub start: NaiveDateTime,
-    #[serde(serialize_with = "ser_wall")]
+    #[serde(serialize_with = "ser_wall", deserialize_with = "de_wall")]
     pub end: NaiveDateTime,
     /// Real elapsed minutes of the stay inside the occurrence.
     pub minutes: i64,
@@ -74,7 +74,7 @@ pub struct Piece {
 
 /// `units × unit_price = amount`; the units start at offset `from_minute`
 /// of the piece (the tier boundary for tiered segments).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct PriceLine {
     pub from_minute: i64,
     pub units: i64,
@@ -346,6 +346,11 @@ fn ceil_div(n: i64, d: i64) -> i64 {
 
 fn ser_wall<S: Serializer>(t: &NaiveDateTime, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(&t.format(WALL_FORMAT))
+}
+
+fn de_wall<'de, D: Deserializer<'de>>(d: D) -> Result<NaiveDateTime, D::Error> {
+    let text = String::deserialize(d)?;
+    NaiveDateTime::parse_from_str(&text, WALL_FORMAT).map_err(serde::de::Error::custom)
 }
 
 fn ser_tz<S: Serializer>(tz: &Tz, s: S) -> Result<S::Ok, S::Error> {

@@ -2,8 +2,10 @@
 //! stored rule with its versions. Plain data, so the explanations
 //! (`explain`) and the store both depend on it and not on each other.
 
+use std::fmt;
+
 use chrono::NaiveDateTime;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::{Payload, WALL_FORMAT};
@@ -15,12 +17,44 @@ pub struct RuleInfo {
     pub name: String,
     pub city_code: String,
     pub lot_codes: Vec<String>,
-    /// `active` or `inactive`.
-    pub status: String,
+    pub status: RuleStatus,
     /// The site's IANA time zone; versions' and stays' times are wall clock there.
     pub time_zone: String,
     pub created_at: String,
     pub versions: Vec<VersionInfo>,
+}
+
+/// Whether a rule prices stays: at most one active rule covers a lot; an
+/// inactive one is kept with its versions for the orders it priced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum RuleStatus {
+    Active,
+    Inactive,
+}
+
+impl RuleStatus {
+    /// As written in import files and stored in `billing_rules.status`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuleStatus::Active => "active",
+            RuleStatus::Inactive => "inactive",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<RuleStatus> {
+        match text {
+            "active" => Some(RuleStatus::Active),
+            "inactive" => Some(RuleStatus::Inactive),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for RuleStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// A stored rule version. Times are site-local wall clock (`2026-03-01T00:00`).

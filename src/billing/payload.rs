@@ -375,6 +375,13 @@ impl Serialize for Window {
     }
 }
 
+impl<'de> Deserialize<'de> for Window {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Window::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
 fn clock(minute_of_day: i64) -> String {
     format!("{:02}:{:02}", minute_of_day / 60, minute_of_day % 60)
 }
@@ -442,7 +449,7 @@ pub struct PriceTier {
 }
 
 /// The three segment types, as they appear in JSON.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum SegmentType {
     Free,

@@ -39,7 +39,7 @@ pub const CLARIFICATION_LANE: &str = "clarification";
 mod billing;
 
 pub use billing::{
-    default_plate_patterns, BillingCall, DateScope, Known, PlatePattern, BILLING_LANE,
+    default_plate_patterns, BillingCall, BillingFacts, DateScope, Known, PlatePattern, BILLING_LANE,
 };
 
 /// What a lane needs from the store before it can finish the turn.
@@ -67,9 +67,9 @@ pub enum Fetched {
     /// A knowledge search: the hits above the relevance floor, or the near
     /// titles when none is.
     Retrieval(Retrieval),
-    /// A tool's result as JSON, or its error message (a user-facing fact:
+    /// A billing tool's result, or its error message (a user-facing fact:
     /// "no active rule for lot Z" is an answer, not a failure).
-    Tool(Result<serde_json::Value, String>),
+    Billing(Result<BillingFacts, String>),
 }
 
 #[derive(Debug, Clone)]
@@ -89,7 +89,7 @@ fn hits<'a>(retrieved: &'a [Retrieved], need: &Need) -> Option<&'a [SearchHit]> 
     match found(retrieved, need)? {
         Fetched::Hits(h) => Some(h),
         Fetched::Retrieval(r) => Some(&r.hits),
-        Fetched::Tool(_) => None,
+        Fetched::Billing(_) => None,
     }
 }
 

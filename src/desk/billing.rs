@@ -7,11 +7,11 @@ use std::collections::BTreeSet;
 use super::Desk;
 use crate::billing::demo::{self, DemoReport};
 use crate::billing::store::{
-    self, ArrearsReport, ImportReport, OrderInfo, Result, RuleInfo, RuleRef, RuleSimulation,
-    Verification,
+    self, ArrearsReport, ImportReport, OrderInfo, Result, RuleInForce, RuleInfo, RuleRef,
+    RuleSimulation, Verification,
 };
 use crate::billing::Money;
-use crate::conversation::{default_plate_patterns, BillingCall, Known, PlatePattern};
+use crate::conversation::{default_plate_patterns, BillingCall, BillingFacts, Known, PlatePattern};
 use crate::when::When;
 
 impl Desk {
@@ -83,13 +83,10 @@ impl Desk {
     pub(crate) async fn billing_tool(
         &self,
         call: &BillingCall,
-    ) -> std::result::Result<serde_json::Value, String> {
+    ) -> std::result::Result<BillingFacts, String> {
         let pool = self.store().pool();
-        let json = |v: std::result::Result<serde_json::Value, serde_json::Error>| {
-            v.map_err(|e| e.to_string())
-        };
         match call {
-            BillingCall::Context => self.billing_context().await,
+            BillingCall::Context => self.billing_context().await.map(BillingFacts::Context),
             BillingCall::Arrears {
                 plate_no,
                 city_code,
@@ -99,19 +96,19 @@ impl Desk {
                 let report = store::arrears(pool, plate_no, city_code.as_deref())
                     .await
                     .map_err(|e| e.to_string())?;
-                match (from, to) {
-                    (Some(from), Some(to)) => json(serde_json::to_value(
+                let report = match (from, to) {
+                    (Some(from), Some(to)) => {
                         arrears_entered(pool, report, plate_no, city_code.as_deref(), from, to)
-                            .await?,
-                    )),
-                    _ => json(serde_json::to_value(report)),
-                }
+                            .await?
+                    }
+                    _ => report,
+                };
+                Ok(BillingFacts::Arrears(report))
             }
-            BillingCall::Verify { order_no } => json(serde_json::to_value(
-                store::verify(pool, order_no)
-                    .await
-                    .map_err(|e| e.to_string())?,
-            )),
+            BillingCall::Verify { order_no } => store::verify(pool, order_no)
+                .await
+                .map(BillingFacts::Verify)
+                .map_err(|e| e.to_string()),
             BillingCall::Rule {
                 rule_code,
                 city_code,
@@ -136,23 +133,14 @@ impl Desk {
                 let (info, version) = store::resolve_rule(pool, &rule, at)
                     .await
                     .map_err(|e| e.to_string())?;
-                Ok(serde_json::json!({
-                    "rule_code": info.rule_code,
-                    "name": info.name,
-                    "city_code": info.city_code,
-                    "lot_codes": info.lot_codes,
-                    "time_zone": info.time_zone,
-                    "version_no": version.version_no,
-                    "effective_from": version.effective_from,
-                    "effective_to": version.effective_to,
-                }))
+                Ok(BillingFacts::Rule(RuleInForce::new(&info, &version)))
             }
         }
     }
 
     /// What slot values are validated against: the cities and lots of the
     /// rules and orders, the plates with orders, the plate patterns, today.
-    async fn billing_context(&self) -> std::result::Result<serde_json::Value, String> {
+    async fn billing_context(&self) -> std::result::Result<Known, String> {
         let pool = self.store().pool();
         let rules = store::list_rules(pool).await.map_err(|e| e.to_string())?;
         let orders = store::list_orders(pool, None, None)
@@ -171,14 +159,13 @@ impl Desk {
             plates.insert(o.plate_no.clone());
         }
         let plate_patterns = self.plate_patterns()?;
-        let known = Known {
+        Ok(Known {
             cities: cities.into_iter().collect(),
             lots: lots.into_iter().collect(),
             plates: plates.into_iter().collect(),
             plate_patterns,
             today: chrono::Local::now().date_naive().to_string(),
-        };
-        serde_json::to_value(known).map_err(|e| e.to_string())
+        })
     }
 
     /// The data dir's plate patterns (`billing_plates.json`), or the
@@ -232,10 +219,6 @@ async fn arrears_entered(
             .ok_or("arrears: amount overflow")?;
     }
     report.total_arrears = total;
-    report.status = if total > Money::ZERO {
-        "HAS_ARREARS"
-    } else {
-        "NONE"
-    };
+    report.status = store::ArrearsStatus::of(total);
     Ok(report)
 }

@@ -655,7 +655,7 @@ impl Desk {
                     .into_iter()
                     .collect(),
             ),
-            Need::Billing(call) => Fetched::Tool(self.billing_tool(call).await),
+            Need::Billing(call) => Fetched::Billing(self.billing_tool(call).await),
         })
     }
 

@@ -29,7 +29,7 @@ pub use models::{
     this_year, Artifact, DeliveryState, OdometerUnit, Session, SessionEdit, SessionStatus, Turn,
     Unit,
 };
-pub use outbox::NewOutboxItem;
+pub use outbox::{NewOutboxItem, OutboxKind};
 pub use reports::ReportInRange;
 pub use sessions::{NewSession, SessionFilter, SessionHeader, DEFAULT_RO_PREFIX, RO_PREFIX_KEY};
 pub use turns::{NewTurn, RecordedTurn};

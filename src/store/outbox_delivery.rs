@@ -5,10 +5,11 @@
 //! worker (`sync/`) decides; this runs the SQL.
 
 use serde::{Deserialize, Serialize};
-use sqlx::SqlitePool;
+use sqlx::sqlite::SqliteRow;
+use sqlx::{Row, SqlitePool};
 use ts_rs::TS;
 
-use super::{now, Result};
+use super::{now, OutboxKind, Result};
 
 /// SQL: outbox row `o` is the oldest pending item of its session.
 const HEAD: &str = "NOT EXISTS (SELECT 1 FROM outbox p WHERE p.status = 'pending'
@@ -48,21 +49,34 @@ impl OutboxStatus {
 }
 
 /// One outbox row as the worker reads it.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct OutboxRow {
     pub id: String,
-    pub kind: String,
+    pub kind: OutboxKind,
     pub target: String,
     pub payload: String,
     pub attempts: i64,
 }
 
+impl<'r> sqlx::FromRow<'r, SqliteRow> for OutboxRow {
+    fn from_row(row: &'r SqliteRow) -> sqlx::Result<Self> {
+        let id: String = row.try_get("id")?;
+        Ok(OutboxRow {
+            kind: OutboxKind::of_row(&id, row.try_get("kind")?)?,
+            target: row.try_get("target")?,
+            payload: row.try_get("payload")?,
+            attempts: row.try_get("attempts")?,
+            id,
+        })
+    }
+}
+
 /// A pending, failed or conflicting item, for status displays.
-#[derive(Debug, Clone, Serialize, Deserialize, sqlx::FromRow, TS)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
 pub struct ItemInfo {
     pub id: String,
     pub session_id: Option<String>,
-    pub kind: String,
+    pub kind: OutboxKind,
     pub target: String,
     pub status: OutboxStatus,
     pub attempts: i64,
@@ -70,6 +84,24 @@ pub struct ItemInfo {
     pub last_error: Option<String>,
     pub http_status: Option<i64>,
     pub created_at: String,
+}
+
+impl<'r> sqlx::FromRow<'r, SqliteRow> for ItemInfo {
+    fn from_row(row: &'r SqliteRow) -> sqlx::Result<Self> {
+        let id: String = row.try_get("id")?;
+        Ok(ItemInfo {
+            session_id: row.try_get("session_id")?,
+            kind: OutboxKind::of_row(&id, row.try_get("kind")?)?,
+            target: row.try_get("target")?,
+            status: row.try_get("status")?,
+            attempts: row.try_get("attempts")?,
+            next_attempt_at: row.try_get("next_attempt_at")?,
+            last_error: row.try_get("last_error")?,
+            http_status: row.try_get("http_status")?,
+            created_at: row.try_get("created_at")?,
+            id,
+        })
+    }
 }
 
 /// How many items stand where, for the sync indicator.
@@ -341,7 +373,7 @@ pub async fn requeue(pool: &SqlitePool, id: &str) -> Result<(bool, Option<ItemIn
         .await?;
     if let Some(info) = info
         .as_ref()
-        .filter(|i| changed && i.kind == super::outbox_items::KIND_ATTACHMENT)
+        .filter(|i| changed && i.kind == OutboxKind::Attachment)
     {
         sqlx::query(
             "UPDATE outbox SET last_error = NULL, updated_at = ?

@@ -9,12 +9,7 @@ use serde_json::{json, Value};
 use crate::engine::catalog::{fmt_tenths, parse_tenths, Catalog, Finding, Procedure};
 use crate::engine::report::{labor_lines, no_repair, not_diagnosed, SectionEdits};
 use crate::engine::state::{LaborStatus, SessionState};
-use crate::store::{NewOutboxItem, Session};
-
-pub const KIND_ATTACHMENT: &str = "attachment";
-pub const KIND_REPORT: &str = "report";
-pub const KIND_LABOR: &str = "labor_draft";
-pub const KIND_ESCALATION: &str = "escalation";
+use crate::store::{NewOutboxItem, OutboxKind, Session};
 
 /// A photo/file of the session as the portal sees it.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,19 +36,9 @@ fn derived_id(session_id: &str, what: &str) -> String {
     uuid::Uuid::new_v5(&ns, what.as_bytes()).to_string()
 }
 
-/// How a method and path come from a kind: everything is a PUT except an
-/// escalation, which is a POST.
-pub fn method_for(kind: &str) -> &'static str {
-    if kind == KIND_ESCALATION {
-        "POST"
-    } else {
-        "PUT"
-    }
-}
-
 pub fn attachment_item(photo: &PhotoItem) -> NewOutboxItem {
     NewOutboxItem {
-        kind: KIND_ATTACHMENT.into(),
+        kind: OutboxKind::Attachment,
         target: format!("/api/v1/attachments/{}", photo.sha256),
         payload: json!({
             "sha256": photo.sha256,
@@ -101,7 +86,7 @@ pub fn report_item(
     let empty = ReportFields::default();
     let fields = lines.first().unwrap_or(&empty);
     NewOutboxItem {
-        kind: KIND_REPORT.into(),
+        kind: OutboxKind::Report,
         target: format!("/api/v1/reports/{id}"),
         payload: json!({
             "report_id": id,
@@ -137,7 +122,7 @@ pub fn labor_item(session: &Session, state: &SessionState, updated_at: &str) -> 
         .and_then(parse_tenths)
         .map(hours2);
     NewOutboxItem {
-        kind: KIND_LABOR.into(),
+        kind: OutboxKind::LaborDraft,
         target: format!("/api/v1/labor-drafts/{id}"),
         payload: json!({
             "draft_id": id,
@@ -157,7 +142,7 @@ pub fn labor_item(session: &Session, state: &SessionState, updated_at: &str) -> 
 /// An escalation's item: handing the session to a human.
 pub fn escalation_item(session: &Session, state: &SessionState, at: &str) -> NewOutboxItem {
     NewOutboxItem {
-        kind: KIND_ESCALATION.into(),
+        kind: OutboxKind::Escalation,
         target: "/api/v1/escalations".into(),
         payload: json!({
             "session_id": session.id,

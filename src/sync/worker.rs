@@ -18,8 +18,7 @@ use super::{
 };
 use crate::desk::Desk;
 use crate::store::outbox_delivery::{self as outbox, OutboxRow as Item, OutboxStatus};
-use crate::store::outbox_items as items;
-use crate::store::{now, settings};
+use crate::store::{now, settings, OutboxKind};
 
 pub(super) const ONLINE_UNKNOWN: u8 = 0;
 pub(super) const ONLINE_YES: u8 = 1;
@@ -183,7 +182,7 @@ impl Syncer {
     }
 
     async fn deliver(&self, client: &PortalClient, token: &str, item: &Item) -> Answer {
-        let body = if item.kind == items::KIND_ATTACHMENT {
+        let body = if item.kind == OutboxKind::Attachment {
             let payload: Value = serde_json::from_str(&item.payload).unwrap_or_default();
             let sha = payload["sha256"].as_str().unwrap_or_default().to_owned();
             let mime = payload["mime"]
@@ -212,13 +211,7 @@ impl Syncer {
             client::Body::Json(item.payload.clone().into_bytes())
         };
         client
-            .send(
-                items::method_for(&item.kind),
-                &item.target,
-                body,
-                &item.id,
-                token,
-            )
+            .send(item.kind.method(), &item.target, body, &item.id, token)
             .await
     }
 
@@ -247,7 +240,7 @@ impl Syncer {
                 };
                 self.finish(item, OutboxStatus::Failed, http, &text, &at)
                     .await?;
-                if item.kind == items::KIND_ATTACHMENT {
+                if item.kind == OutboxKind::Attachment {
                     self.block_reports(item, &text, &at).await?;
                 }
                 summary.failed += 1;

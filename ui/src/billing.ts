@@ -4,16 +4,20 @@
 // billing.test.ts).
 
 import type {
+  ArrearsStatus,
   BillingImportReport,
   BillingPayload,
   BillingRule,
   BillingSegment,
   BillingSkipped,
   DemoReport,
+  FeeCheck,
   ImportedItem,
   Piece,
+  RuleStatus,
   RuleVersion,
   SimulateInput,
+  VerifyAction,
 } from './api';
 import { t as tr } from './i18n';
 
@@ -570,16 +574,20 @@ export function demoSummary(r: DemoReport): string {
 
 // ---- labels ----
 
-export function resultLabel(r: string): string {
-  return r === 'consistent' ? tr('verify.consistent') : r === 'mismatch' ? tr('verify.mismatch') : r;
+export function resultLabel(r: FeeCheck): string {
+  return r === 'consistent' ? tr('verify.consistent') : tr('verify.mismatch');
 }
 
-export function actionLabel(a: string): string {
-  return a === 'auto_approve' ? tr('verify.autoApprove') : a === 'manual_review' ? tr('verify.manualReview') : a;
+export function actionLabel(a: VerifyAction): string {
+  return a === 'auto_approve' ? tr('verify.autoApprove') : tr('verify.manualReview');
 }
 
-export function arrearsStatusLabel(s: string): string {
-  return s === 'HAS_ARREARS' ? tr('orders.hasArrears') : s === 'NONE' ? tr('orders.noArrears') : s;
+export function arrearsStatusLabel(s: ArrearsStatus): string {
+  return s === 'HAS_ARREARS' ? tr('orders.hasArrears') : tr('orders.noArrears');
+}
+
+export function ruleStatusLabel(s: RuleStatus): string {
+  return s === 'active' ? tr('rules.active') : tr('rules.inactive');
 }
 
 /** "SH · LOT-A, LOT-B". */

@@ -1,7 +1,7 @@
 // View logic for portal sync (sync_status, the outbox): pure functions, no
 // React, no backend calls (unit-tested in sync.test.ts).
 
-import type { OutboxItem, SyncStatus } from './api';
+import type { OutboxItem, OutboxKind, OutboxStatus, SyncStatus } from './api';
 import { t, type MessageKey } from './i18n';
 
 export type SyncTone = 'ok' | 'busy' | 'warn' | 'bad' | 'off';
@@ -85,28 +85,26 @@ export function itemReason(item: OutboxItem): string {
   return item.http_status != null ? (base ? `HTTP ${item.http_status}: ${base}` : `HTTP ${item.http_status}`) : base;
 }
 
-const KIND_KEYS: Record<string, MessageKey> = {
+const KIND_KEYS: Record<OutboxKind, MessageKey> = {
   report: 'outbox.kind.report',
   attachment: 'outbox.kind.attachment',
   labor_draft: 'outbox.kind.labor_draft',
   escalation: 'outbox.kind.escalation',
 };
 
-export function itemKindLabel(kind: string): string {
-  const k = KIND_KEYS[kind];
-  return k ? t(k) : kind.replace(/_/g, ' ');
+export function itemKindLabel(kind: OutboxKind): string {
+  return t(KIND_KEYS[kind]);
 }
 
-const STATUS_KEYS: Record<string, MessageKey> = {
+const STATUS_KEYS: Record<OutboxStatus, MessageKey> = {
   pending: 'outbox.status.pending',
   failed: 'outbox.status.failed',
   conflict: 'outbox.status.conflict',
   done: 'outbox.status.done',
 };
 
-export function itemStatusLabel(status: string): string {
-  const k = STATUS_KEYS[status];
-  return k ? t(k) : status;
+export function itemStatusLabel(status: OutboxStatus): string {
+  return t(STATUS_KEYS[status]);
 }
 
 /** Items a person can retry (sync_retry takes only failed or conflicting ones). */

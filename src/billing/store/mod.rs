@@ -27,7 +27,7 @@ use chrono::NaiveDateTime;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use super::model::{RuleInfo, VersionInfo};
+pub use super::model::{RuleInfo, RuleStatus, VersionInfo};
 use super::{parse_time_zone, BillingError, Breakdown, Money, Piece, Tz, WALL_FORMAT};
 
 pub use orders::*;
@@ -52,6 +52,10 @@ pub enum BillingStoreError {
     Billing(#[from] BillingError),
     #[error("database error: {0}")]
     Storage(#[from] sqlx::Error),
+    /// A stored row holds a value this program does not know (written by
+    /// hand or by a newer version); the message names the row and the value.
+    #[error("{0}")]
+    BadRow(String),
 }
 
 impl BillingStoreError {
@@ -61,7 +65,7 @@ impl BillingStoreError {
             BillingStoreError::Invalid(_) => "invalid_input",
             BillingStoreError::Conflict(_) => "conflict",
             BillingStoreError::Billing(e) => e.code(),
-            BillingStoreError::Storage(_) => "storage",
+            BillingStoreError::Storage(_) | BillingStoreError::BadRow(_) => "storage",
         }
     }
 }
@@ -206,12 +210,11 @@ pub struct OrderInfo {
 }
 
 /// `billing arrears --plate P [--city C] --json`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct ArrearsReport {
     pub plate_no: String,
     pub city_code: Option<String>,
-    /// `NONE` or `HAS_ARREARS`.
-    pub status: &'static str,
+    pub status: ArrearsStatus,
     pub total_arrears: Money,
     /// How many orders of the plate (in the city) were checked.
     pub orders_checked: usize,
@@ -219,7 +222,93 @@ pub struct ArrearsReport {
     pub orders: Vec<ArrearsOrder>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+/// Whether a plate owes anything in the orders checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ArrearsStatus {
+    None,
+    HasArrears,
+}
+
+impl ArrearsStatus {
+    /// `HAS_ARREARS` when anything is owed.
+    pub fn of(total: Money) -> ArrearsStatus {
+        if total > Money::ZERO {
+            ArrearsStatus::HasArrears
+        } else {
+            ArrearsStatus::None
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ArrearsStatus::None => "NONE",
+            ArrearsStatus::HasArrears => "HAS_ARREARS",
+        }
+    }
+}
+
+impl fmt::Display for ArrearsStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An order's total against its stay simulated under the covering rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum FeeCheck {
+    /// Equal to the cent.
+    Consistent,
+    Mismatch,
+}
+
+impl FeeCheck {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FeeCheck::Consistent => "consistent",
+            FeeCheck::Mismatch => "mismatch",
+        }
+    }
+
+    /// What is done with an order of this result.
+    pub fn action(self) -> VerifyAction {
+        match self {
+            FeeCheck::Consistent => VerifyAction::AutoApprove,
+            FeeCheck::Mismatch => VerifyAction::ManualReview,
+        }
+    }
+}
+
+impl fmt::Display for FeeCheck {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum VerifyAction {
+    AutoApprove,
+    ManualReview,
+}
+
+impl VerifyAction {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VerifyAction::AutoApprove => "auto_approve",
+            VerifyAction::ManualReview => "manual_review",
+        }
+    }
+}
+
+impl fmt::Display for VerifyAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct ArrearsOrder {
     pub order_no: String,
     pub city_code: String,
@@ -232,7 +321,7 @@ pub struct ArrearsOrder {
 }
 
 /// `billing verify --order NO --json`.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct Verification {
     pub order_no: String,
     pub city_code: String,
@@ -240,10 +329,8 @@ pub struct Verification {
     pub plate_no: String,
     pub entry_time: String,
     pub exit_time: String,
-    /// `consistent` or `mismatch`.
-    pub result: &'static str,
-    /// `auto_approve` or `manual_review`.
-    pub action: &'static str,
+    pub result: FeeCheck,
+    pub action: VerifyAction,
     pub order_total: Money,
     pub simulated_total: Money,
     /// `order_total - simulated_total`.
@@ -253,6 +340,37 @@ pub struct Verification {
     pub version_no: i64,
     pub time_zone: String,
     pub pieces: Vec<Piece>,
+}
+
+/// The rule that covers a scope at a time, with the one version in force
+/// then (what the billing chat explains and cites).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuleInForce {
+    pub rule_code: String,
+    pub name: String,
+    pub city_code: String,
+    pub lot_codes: Vec<String>,
+    pub time_zone: String,
+    pub version_no: i64,
+    /// Site-local wall clock, inclusive.
+    pub effective_from: String,
+    /// Exclusive; `None`: open-ended.
+    pub effective_to: Option<String>,
+}
+
+impl RuleInForce {
+    pub fn new(rule: &RuleInfo, version: &VersionInfo) -> RuleInForce {
+        RuleInForce {
+            rule_code: rule.rule_code.clone(),
+            name: rule.name.clone(),
+            city_code: rule.city_code.clone(),
+            lot_codes: rule.lot_codes.clone(),
+            time_zone: rule.time_zone.clone(),
+            version_no: version.version_no,
+            effective_from: version.effective_from.clone(),
+            effective_to: version.effective_to.clone(),
+        }
+    }
 }
 
 /// A stay simulated under a stored rule: the breakdown plus the rule and

@@ -384,11 +384,7 @@ pub async fn arrears(pool: &SqlitePool, plate: &str, city: Option<&str>) -> Resu
     Ok(ArrearsReport {
         plate_no,
         city_code,
-        status: if total > Money::ZERO {
-            "HAS_ARREARS"
-        } else {
-            "NONE"
-        },
+        status: ArrearsStatus::of(total),
         total_arrears: total,
         orders_checked: all.len(),
         orders,

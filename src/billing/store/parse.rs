@@ -193,11 +193,11 @@ impl<'a> Fields<'a> {
     }
 
     /// A required string passed through a checker.
-    pub(super) fn checked(
+    pub(super) fn checked<T>(
         &mut self,
         key: &str,
-        check: impl Fn(&str) -> std::result::Result<String, String>,
-    ) -> Option<String> {
+        check: impl Fn(&str) -> std::result::Result<T, String>,
+    ) -> Option<T> {
         let s = self.string(key)?;
         match check(&s) {
             Ok(v) => Some(v),
@@ -236,7 +236,7 @@ pub(super) struct RuleRecord {
     pub(super) name: String,
     pub(super) city_code: String,
     pub(super) lot_codes: Vec<String>,
-    pub(super) status: String,
+    pub(super) status: RuleStatus,
     pub(super) time_zone: String,
     pub(super) versions: Vec<VersionRecord>,
 }
@@ -421,9 +421,9 @@ pub(super) fn parse_rule_record(
             None
         }
     };
-    let status = f.checked("status", |s| match s.trim() {
-        "active" | "inactive" => Ok(s.trim().to_owned()),
-        other => Err(format!("{other:?} is not active or inactive")),
+    let status = f.checked("status", |s| {
+        RuleStatus::parse(s.trim())
+            .ok_or_else(|| format!("{:?} is not active or inactive", s.trim()))
     });
     let tz_name = f.opt_string("time_zone").unwrap_or_else(|| "UTC".into());
     let tz = match parse_time_zone(&tz_name) {

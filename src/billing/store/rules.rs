@@ -29,17 +29,26 @@ pub(super) async fn load_rules(
     .await?;
     let mut rules: Vec<RuleInfo> = rows
         .into_iter()
-        .map(|r| RuleInfo {
-            rule_code: r.get("rule_code"),
-            name: r.get("name"),
-            city_code: r.get("city_code"),
-            lot_codes: serde_json::from_str(r.get::<&str, _>("lot_codes")).unwrap_or_default(),
-            status: r.get("status"),
-            time_zone: r.get("time_zone"),
-            created_at: r.get("created_at"),
-            versions: Vec::new(),
+        .map(|r| {
+            let rule_code: String = r.get("rule_code");
+            let status: &str = r.get("status");
+            let status = RuleStatus::parse(status).ok_or_else(|| {
+                BillingStoreError::BadRow(format!(
+                    "billing_rules row {rule_code}: status {status:?} is not active or inactive"
+                ))
+            })?;
+            Ok(RuleInfo {
+                name: r.get("name"),
+                city_code: r.get("city_code"),
+                lot_codes: serde_json::from_str(r.get::<&str, _>("lot_codes")).unwrap_or_default(),
+                status,
+                time_zone: r.get("time_zone"),
+                created_at: r.get("created_at"),
+                versions: Vec::new(),
+                rule_code,
+            })
         })
-        .collect();
+        .collect::<Result<_>>()?;
     let rows = sqlx::query(
         "SELECT rule_code, version_no, effective_from, effective_to, payload, created_at
          FROM billing_rule_versions WHERE (?1 IS NULL OR rule_code = ?1)
@@ -267,7 +276,7 @@ pub(super) async fn apply_rule(
             ));
         }
     }
-    if rec.status == "active" {
+    if rec.status == RuleStatus::Active {
         let rows: Vec<(String, String)> = sqlx::query_as(
             "SELECT rule_code, lot_codes FROM billing_rules
              WHERE city_code = ? AND status = 'active' AND rule_code <> ? ORDER BY rule_code",
@@ -351,7 +360,7 @@ pub(super) async fn apply_rule(
             .bind(&rec.name)
             .bind(&rec.city_code)
             .bind(&lots_json)
-            .bind(&rec.status)
+            .bind(rec.status.as_str())
             .bind(&rec.time_zone)
             .bind(&at)
             .execute(&mut *conn)
@@ -374,7 +383,7 @@ pub(super) async fn apply_rule(
             )
             .bind(&rec.name)
             .bind(&lots_json)
-            .bind(&rec.status)
+            .bind(rec.status.as_str())
             .bind(&rule_code)
             .execute(&mut *conn)
             .await?;
@@ -560,7 +569,7 @@ pub async fn add_version(
         name: rule.name.clone(),
         city_code: rule.city_code.clone(),
         lot_codes: rule.lot_codes.clone(),
-        status: rule.status.clone(),
+        status: rule.status,
         time_zone: rule.time_zone.clone(),
         versions: vec![rec],
     };

@@ -36,7 +36,11 @@ pub async fn verify(pool: &SqlitePool, order_no: &str) -> Result<Verification> {
         .total_amount
         .checked_sub(simulated)
         .ok_or(BillingError::Overflow { what: "difference" })?;
-    let consistent = difference == Money::ZERO;
+    let result = if difference == Money::ZERO {
+        FeeCheck::Consistent
+    } else {
+        FeeCheck::Mismatch
+    };
     Ok(Verification {
         order_no: o.order_no,
         city_code: o.city_code,
@@ -44,12 +48,8 @@ pub async fn verify(pool: &SqlitePool, order_no: &str) -> Result<Verification> {
         plate_no: o.plate_no,
         entry_time: o.entry_time,
         exit_time: o.exit_time,
-        result: if consistent { "consistent" } else { "mismatch" },
-        action: if consistent {
-            "auto_approve"
-        } else {
-            "manual_review"
-        },
+        result,
+        action: result.action(),
         order_total: o.total_amount,
         simulated_total: simulated,
         difference,

@@ -9,42 +9,13 @@
 use super::intents::{self, Intent};
 use super::words::{question_for, words, Words};
 use super::{
-    finish, found, intent_name, save, with_step_if, Ask, BillingCall, Checked, Coverage, Ctx, Lane,
-    Listed, Need, Plan, Root, Shown, HISTORY_KEPT,
+    finish, found, intent_name, save, with_step_if, Answered, Ask, BillingCall, BillingFacts,
+    Checked, Coverage, Ctx, Lane, Listed, Need, Plan, Root, Shown, TruthMode, HISTORY_KEPT,
 };
+use crate::billing::store::{ArrearsStatus, FeeCheck};
+use crate::billing::Money;
 use crate::conversation::{hits, Fetched};
 use crate::engine::{registry::TransitionId, Reply, ReplyKind, TurnOutcome};
-use serde_json::Value;
-
-fn s(v: &Value, key: &str) -> String {
-    match &v[key] {
-        Value::String(s) => s.clone(),
-        Value::Null => String::new(),
-        other => other.to_string(),
-    }
-}
-
-/// An amount string in cents (`"2.50"` → 250), exact.
-pub(super) fn cents(amount: &str) -> Option<i64> {
-    let t = amount.trim();
-    let (negative, t) = match t.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, t),
-    };
-    let (whole, frac) = t.split_once('.').unwrap_or((t, "0"));
-    if frac.len() > 2 || !frac.chars().all(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    let whole: i64 = whole.parse().ok()?;
-    let frac: i64 = format!("{frac:0<2}").parse().ok()?;
-    let c = whole.checked_mul(100)?.checked_add(frac)?;
-    Some(if negative { -c } else { c })
-}
-
-fn money(c: i64) -> String {
-    let sign = if c < 0 { "-" } else { "" };
-    format!("{sign}{}.{:02}", c.abs() / 100, c.abs() % 100)
-}
 
 /// A reply with no tool: the state saved, the first trace line `fired`.
 #[allow(clippy::too_many_arguments)]
@@ -177,7 +148,7 @@ pub(super) fn run(ctx: &Ctx, mut lane: Lane, mut plan: Plan) -> Result<TurnOutco
     };
     let need = Need::Billing(call.clone());
     let result = match found(ctx.retrieved, &need) {
-        Some(Fetched::Tool(r)) => r.clone(),
+        Some(Fetched::Billing(r)) => r.clone(),
         _ => return Err(need),
     };
     plan.trace.push(format!(
@@ -186,11 +157,24 @@ pub(super) fn run(ctx: &Ctx, mut lane: Lane, mut plan: Plan) -> Result<TurnOutco
         if result.is_ok() { "ok" } else { "error" }
     ));
     let mut not_covered = uncovered(ctx.text, w);
-    let facts = match result {
+    // The record the intent's tool returns; another kind is the Desk's
+    // error, answered as one.
+    let answered = match (intent, result) {
+        (Intent::ArrearsCheck, Ok(BillingFacts::Arrears(r))) => Ok(Answered::Arrears(r)),
+        (Intent::FeeVerify, Ok(BillingFacts::Verify(v))) => Ok(Answered::Verify(v)),
+        (Intent::RuleExplain, Ok(BillingFacts::Rule(r))) => Ok(Answered::Rule(r)),
+        (_, Ok(other)) => Err(format!(
+            "the {} tool answered with {} records",
+            call.describe(),
+            other.kind()
+        )),
+        (_, Err(message)) => Err(message),
+    };
+    let facts = match answered {
         Ok(v) => v,
         Err(message) => {
             let coverage = Coverage {
-                truth_mode: "unsupported".into(),
+                truth_mode: TruthMode::Unsupported,
                 covered: vec![message.clone()],
                 not_covered: {
                     not_covered.insert(0, w.cannot.to_string());
@@ -201,7 +185,7 @@ pub(super) fn run(ctx: &Ctx, mut lane: Lane, mut plan: Plan) -> Result<TurnOutco
             lane.shown = Some(Shown {
                 intent,
                 turn: ctx.turn_no,
-                facts: Value::Null,
+                facts: None,
                 coverage: coverage.clone(),
             });
             remember(
@@ -235,8 +219,11 @@ pub(super) fn run(ctx: &Ctx, mut lane: Lane, mut plan: Plan) -> Result<TurnOutco
     // Evidence: the explanation of the rule version the tool used.
     let mut citations = Vec::new();
     let mut evidence = String::new();
-    let rule = s(&facts, "rule_code");
-    let version = facts["version_no"].as_u64().unwrap_or(0) as u32;
+    let (rule, version) = match &facts {
+        Answered::Arrears(_) => (String::new(), 0),
+        Answered::Verify(v) => (v.rule_code.clone(), v.version_no as u32),
+        Answered::Rule(r) => (r.rule_code.clone(), r.version_no as u32),
+    };
     if !rule.is_empty() && version > 0 {
         let need = Need::Evidence {
             source_id: format!("rule.{rule}"),
@@ -258,32 +245,27 @@ pub(super) fn run(ctx: &Ctx, mut lane: Lane, mut plan: Plan) -> Result<TurnOutco
         }
     }
     let mut covered = Vec::new();
-    let mut truth = "confirmed";
-    let (facts_text, conclusion, subject, summary) = match intent {
-        Intent::ArrearsCheck => {
-            let orders: Vec<Listed> = facts["orders"]
-                .as_array()
-                .map(|orders| {
-                    orders
-                        .iter()
-                        .map(|o| Listed {
-                            order_no: s(o, "order_no"),
-                            lot_code: s(o, "lot_code"),
-                            entry_time: s(o, "entry_time"),
-                            total_amount: s(o, "total_amount"),
-                            paid_amount: s(o, "paid_amount"),
-                            arrears_amount: s(o, "arrears_amount"),
-                        })
-                        .collect()
+    let mut truth = TruthMode::Confirmed;
+    let (facts_text, conclusion, subject, summary) = match &facts {
+        Answered::Arrears(report) => {
+            lane.results = report
+                .orders
+                .iter()
+                .map(|o| Listed {
+                    order_no: o.order_no.clone(),
+                    lot_code: o.lot_code.clone(),
+                    entry_time: o.entry_time.clone(),
+                    total_amount: o.total_amount,
+                    paid_amount: o.paid_amount,
+                    arrears_amount: o.arrears_amount,
                 })
-                .unwrap_or_default();
-            lane.results = orders;
+                .collect();
             lane.result_set += 1;
             lane.focus = None;
             evidence = w.records.to_string();
-            let plate = s(&facts, "plate_no");
-            let city = s(&facts, "city_code");
-            let checked = facts["orders_checked"].as_u64().unwrap_or(0);
+            let plate = report.plate_no.clone();
+            let city = report.city_code.clone().unwrap_or_default();
+            let checked = report.orders_checked;
             covered.push(format!("{plate}: {checked} {}", w.orders_checked));
             covered.push(if city.is_empty() {
                 w.all_cities.to_string()
@@ -298,9 +280,9 @@ pub(super) fn run(ctx: &Ctx, mut lane: Lane, mut plan: Plan) -> Result<TurnOutco
             }
             let mut text = format!(
                 "{plate} {city}: {} ({}), {}",
-                s(&facts, "status"),
+                report.status,
                 lane.results.len(),
-                s(&facts, "total_arrears")
+                report.total_arrears
             );
             for (i, o) in lane.results.iter().enumerate() {
                 text.push_str(&format!(
@@ -315,108 +297,89 @@ pub(super) fn run(ctx: &Ctx, mut lane: Lane, mut plan: Plan) -> Result<TurnOutco
                 ));
             }
             let conclusion = if checked == 0 {
-                truth = "limited";
+                truth = TruthMode::Limited;
                 w.no_orders.to_string()
-            } else if s(&facts, "status") == "HAS_ARREARS" {
-                format!("{} {}. {}", w.owes, s(&facts, "total_arrears"), w.pick_hint)
+            } else if report.status == ArrearsStatus::HasArrears {
+                format!("{} {}. {}", w.owes, report.total_arrears, w.pick_hint)
             } else {
                 w.nothing_owed.to_string()
             };
             let summary = format!(
                 "{} {} ({} {})",
-                s(&facts, "status"),
-                s(&facts, "total_arrears"),
-                checked,
-                w.orders_checked
+                report.status, report.total_arrears, checked, w.orders_checked
             );
             (text, conclusion, plate, summary)
         }
-        Intent::FeeVerify => {
-            let order = s(&facts, "order_no");
+        Answered::Verify(v) => {
+            let order = v.order_no.clone();
             lane.focus = Some(order.clone());
-            let entry = s(&facts, "entry_time");
+            let entry = &v.entry_time;
             covered.push(format!(
                 "{order}: {} ({rule} v{version}, {entry})",
                 w.verify_covers
             ));
             if let Some(d) = &date {
-                if !d.contains(&entry) {
+                if !d.contains(entry) {
                     not_covered.push(format!("{} ({} {entry})", d.label, w.order_dated));
                 }
             }
             let mut text = format!(
                 "{order} ({} {}, {entry} → {}): {} ({} {}); {rule} v{version}: {}",
-                s(&facts, "city_code"),
-                s(&facts, "lot_code"),
-                s(&facts, "exit_time"),
-                s(&facts, "order_total"),
+                v.city_code,
+                v.lot_code,
+                v.exit_time,
+                v.order_total,
                 w.paid,
-                s(&facts, "paid_amount"),
-                s(&facts, "simulated_total")
+                v.paid_amount,
+                v.simulated_total
             );
-            for p in facts["pieces"].as_array().into_iter().flatten().take(8) {
+            for p in v.pieces.iter().take(8) {
                 text.push_str(&format!(
                     "\n- {} {}: {} min, {} × → {}{}",
-                    s(p, "segment"),
-                    s(p, "occurrence"),
-                    s(p, "minutes"),
-                    s(p, "units"),
-                    s(p, "amount"),
-                    if p["cap_applied"] == true {
-                        " (cap)"
-                    } else {
-                        ""
-                    }
+                    p.segment,
+                    p.occurrence,
+                    p.minutes,
+                    p.units,
+                    p.amount,
+                    if p.cap_applied { " (cap)" } else { "" }
                 ));
             }
-            let conclusion = if s(&facts, "result") == "consistent" {
+            let conclusion = if v.result == FeeCheck::Consistent {
                 w.consistent.to_string()
             } else {
-                format!("{} {}.", w.mismatch, s(&facts, "difference"))
+                format!("{} {}.", w.mismatch, v.difference)
             };
             let summary = format!(
                 "{} (order {}, rule {}, difference {})",
-                s(&facts, "result"),
-                s(&facts, "order_total"),
-                s(&facts, "simulated_total"),
-                s(&facts, "difference")
+                v.result, v.order_total, v.simulated_total, v.difference
             );
             (text, conclusion, order, summary)
         }
-        Intent::RuleExplain => {
+        Answered::Rule(r) => {
             lane.results.clear();
             lane.focus = None;
             covered.push(match &date {
                 Some(d) => format!("{rule}: {} {}", w.in_force_on, d.from),
                 None => format!("{rule}: {}", w.in_force_now),
             });
-            let lots = facts["lot_codes"]
-                .as_array()
-                .map(|l| {
-                    l.iter()
-                        .filter_map(Value::as_str)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                })
-                .unwrap_or_default();
-            let to = s(&facts, "effective_to");
             let text = format!(
-                "{rule} «{}», v{version}: {} {lots} [{}], {} → {}",
-                s(&facts, "name"),
-                s(&facts, "city_code"),
-                s(&facts, "time_zone"),
-                s(&facts, "effective_from"),
-                if to.is_empty() { "…".to_string() } else { to }
+                "{rule} «{}», v{version}: {} {} [{}], {} → {}",
+                r.name,
+                r.city_code,
+                r.lot_codes.join(", "),
+                r.time_zone,
+                r.effective_from,
+                r.effective_to.as_deref().unwrap_or("…")
             );
             let summary = format!("{rule} v{version}");
             (text, w.rule_applies.to_string(), rule.clone(), summary)
         }
     };
     if !not_covered.is_empty() {
-        truth = "limited";
+        truth = TruthMode::Limited;
     }
     let coverage = Coverage {
-        truth_mode: truth.into(),
+        truth_mode: truth,
         covered,
         not_covered,
     };
@@ -434,7 +397,7 @@ pub(super) fn run(ctx: &Ctx, mut lane: Lane, mut plan: Plan) -> Result<TurnOutco
     lane.shown = Some(Shown {
         intent,
         turn: ctx.turn_no,
-        facts,
+        facts: Some(facts),
         coverage: coverage.clone(),
     });
     let mut body = format!("{}: {facts_text}", w.facts);
@@ -523,11 +486,10 @@ pub(super) fn item_facts(
             );
             let cov = Coverage {
                 truth_mode: if not_covered.is_empty() {
-                    "confirmed"
+                    TruthMode::Confirmed
                 } else {
-                    "limited"
-                }
-                .into(),
+                    TruthMode::Limited
+                },
                 covered: vec![format!("{}: {}", o.order_no, w.item_covers)],
                 not_covered: std::mem::take(&mut not_covered),
             };
@@ -612,18 +574,16 @@ pub(super) fn meta(ctx: &Ctx, lane: Lane, kind: &str) -> TurnOutcome {
             false,
         );
     };
-    let facts = &shown.facts;
-    let status = s(facts, "status");
-    let text = match (shown.intent, kind) {
-        _ if facts.is_null() => format!("{} {}", w.cannot, coverage_line(&shown.coverage, w)),
-        (Intent::ArrearsCheck, "direction") => {
-            if facts["orders_checked"].as_u64() == Some(0) {
+    let text = match (&shown.facts, kind) {
+        (None, _) => format!("{} {}", w.cannot, coverage_line(&shown.coverage, w)),
+        (Some(Answered::Arrears(r)), "direction") => {
+            if r.orders_checked == 0 {
                 w.no_orders.to_string()
-            } else if status == "HAS_ARREARS" {
+            } else if r.status == ArrearsStatus::HasArrears {
                 format!(
                     "{} {} ({}); {}.",
                     w.customer_owes_shop,
-                    s(facts, "total_arrears"),
+                    r.total_arrears,
                     lane.results
                         .iter()
                         .map(|o| format!("{} {}", o.order_no, o.arrears_amount))
@@ -635,19 +595,16 @@ pub(super) fn meta(ctx: &Ctx, lane: Lane, kind: &str) -> TurnOutcome {
                 format!("{} {}.", w.nothing_owed, w.shop_owes_nothing)
             }
         }
-        (Intent::ArrearsCheck, _) => {
-            let largest = lane
-                .results
-                .iter()
-                .max_by_key(|o| cents(&o.arrears_amount).unwrap_or(0));
+        (Some(Answered::Arrears(r)), _) => {
+            let largest = lane.results.iter().max_by_key(|o| o.arrears_amount);
             match largest {
                 Some(o) => format!(
                     "{} {} = {}; {} {} → {}. {}: {}.",
                     w.owes,
-                    s(facts, "total_arrears"),
+                    r.total_arrears,
                     lane.results
                         .iter()
-                        .map(|o| o.arrears_amount.clone())
+                        .map(|o| o.arrears_amount.to_string())
                         .collect::<Vec<_>>()
                         .join(" + "),
                     o.order_no,
@@ -659,25 +616,28 @@ pub(super) fn meta(ctx: &Ctx, lane: Lane, kind: &str) -> TurnOutcome {
                 None => w.nothing_owed.to_string(),
             }
         }
-        (Intent::FeeVerify, "direction") => {
-            let diff = cents(&s(facts, "difference")).unwrap_or(0);
-            let owed = cents(&s(facts, "order_total")).unwrap_or(0)
-                - cents(&s(facts, "paid_amount")).unwrap_or(0);
+        (Some(Answered::Verify(v)), "direction") => {
+            let diff = v.difference.cents();
+            let owed = v.order_total.cents().saturating_sub(v.paid_amount.cents());
             let mut t = if diff > 0 {
-                format!("{} {}.", w.overcharged, money(diff))
+                format!("{} {}.", w.overcharged, v.difference)
             } else if diff < 0 {
-                format!("{} {}.", w.undercharged, money(-diff))
+                format!("{} {}.", w.undercharged, Money::from_cents(-diff))
             } else {
                 w.consistent.to_string()
             };
             if owed > 0 {
-                t.push_str(&format!(" {} {}.", w.customer_owes_shop, money(owed)));
+                t.push_str(&format!(
+                    " {} {}.",
+                    w.customer_owes_shop,
+                    Money::from_cents(owed)
+                ));
             }
             t
         }
-        (Intent::FeeVerify, _) => {
-            let total = cents(&s(facts, "order_total")).unwrap_or(0);
-            let diff = cents(&s(facts, "difference")).unwrap_or(0);
+        (Some(Answered::Verify(v)), _) => {
+            let total = v.order_total.cents();
+            let diff = v.difference.cents();
             if diff == 0 {
                 w.consistent.to_string()
             } else {
@@ -690,30 +650,30 @@ pub(super) fn meta(ctx: &Ctx, lane: Lane, kind: &str) -> TurnOutcome {
                 format!(
                     "{} {} ({} / {}, {}.{:02} %).",
                     w.mismatch,
-                    s(facts, "difference"),
-                    s(facts, "order_total"),
-                    s(facts, "simulated_total"),
+                    v.difference,
+                    v.order_total,
+                    v.simulated_total,
                     bp / 100,
                     bp % 100
                 )
             }
         }
-        (Intent::RuleExplain, _) => format!(
-            "{} {} v{}.",
-            w.rule_applies,
-            s(facts, "rule_code"),
-            s(facts, "version_no")
-        ),
+        (Some(Answered::Rule(r)), _) => {
+            format!("{} {} v{}.", w.rule_applies, r.rule_code, r.version_no)
+        }
+    };
+    // Without a record (the tool found nothing) the fields read as blanks.
+    let brief = match (&shown.facts, shown.intent) {
+        (Some(Answered::Arrears(r)), _) => format!("{} {}", r.status, r.total_arrears),
+        (Some(Answered::Verify(v)), _) => format!("{} {}", v.order_no, v.result),
+        (Some(Answered::Rule(r)), _) => format!("{} v{}", r.rule_code, r.version_no),
+        (None, Intent::RuleExplain) => " v".to_string(),
+        (None, _) => " ".to_string(),
     };
     let fired = format!(
-        "T8: {kind} question answered from the {} answer of turn {} ({}): no tool re-run",
+        "T8: {kind} question answered from the {} answer of turn {} ({brief}): no tool re-run",
         shown.intent.name(),
         shown.turn,
-        match shown.intent {
-            Intent::ArrearsCheck => format!("{} {}", status, s(facts, "total_arrears")),
-            Intent::FeeVerify => format!("{} {}", s(facts, "order_no"), s(facts, "result")),
-            Intent::RuleExplain => format!("{} v{}", s(facts, "rule_code"), s(facts, "version_no")),
-        }
     );
     reply(
         ctx,
@@ -810,19 +770,4 @@ pub(super) fn boundary(ctx: &Ctx, lane: Lane) -> TurnOutcome {
         Vec::new(),
         true,
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cents_are_exact() {
-        assert_eq!(cents("2.50"), Some(250));
-        assert_eq!(cents("-0.5"), Some(-50));
-        assert_eq!(cents("19.00"), Some(1900));
-        assert_eq!(cents("1.234"), None);
-        assert_eq!(money(-250), "-2.50");
-        assert_eq!(money(1900), "19.00");
-    }
 }

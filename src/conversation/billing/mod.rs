@@ -34,10 +34,11 @@ mod slots;
 mod words;
 
 use super::{found, lane_state, outcome, with_step, Fetched, Need, Retrieved, CANCEL};
+use crate::billing::store::{ArrearsReport, RuleInForce, Verification};
+use crate::billing::Money;
 use crate::engine::state::SessionState;
 use crate::engine::{registry::TransitionId, Engine, Reply, ReplyKind, TurnOutcome};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use std::collections::BTreeMap;
 
 pub use slots::{default_plate_patterns, DateScope, Known, PlatePattern};
@@ -123,13 +124,55 @@ impl BillingCall {
     }
 }
 
+/// What a [`BillingCall`] returns: the store's own records.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BillingFacts {
+    Context(Known),
+    Arrears(ArrearsReport),
+    Verify(Verification),
+    Rule(RuleInForce),
+}
+
+impl BillingFacts {
+    /// The tool that produced it, for traces.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            BillingFacts::Context(_) => "context",
+            BillingFacts::Arrears(_) => "arrears",
+            BillingFacts::Verify(_) => "verify",
+            BillingFacts::Rule(_) => "rule",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct Slot {
     value: String,
-    /// `message`, `answer` (to a targeted question), `selection` (picked
-    /// from a listed result), or `carried` when reused from an earlier turn.
-    source: String,
+    source: SlotSource,
     turn: u32,
+}
+
+/// Where a slot's value came from (the trace says it when a later turn
+/// carries it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum SlotSource {
+    /// Read from the message that asked.
+    Message,
+    /// The reply to a targeted question.
+    Answer,
+    /// Picked from a listed result.
+    Selection,
+}
+
+impl std::fmt::Display for SlotSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SlotSource::Message => "message",
+            SlotSource::Answer => "answer",
+            SlotSource::Selection => "selection",
+        })
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -137,9 +180,9 @@ struct Listed {
     order_no: String,
     lot_code: String,
     entry_time: String,
-    total_amount: String,
-    paid_amount: String,
-    arrears_amount: String,
+    total_amount: Money,
+    paid_amount: Money,
+    arrears_amount: Money,
 }
 
 /// Seed 003's root frame: the business question and its scope.
@@ -164,12 +207,33 @@ struct Ask {
 }
 
 /// The coverage gate of an answer (seed 003's truth_mode).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct Coverage {
-    /// `confirmed`, `limited` or `unsupported`.
-    truth_mode: String,
+    truth_mode: TruthMode,
     covered: Vec<String>,
     not_covered: Vec<String>,
+}
+
+/// How much of the question the data answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum TruthMode {
+    /// All of it.
+    Confirmed,
+    /// Part of it; the rest is listed as not covered.
+    Limited,
+    /// None of it: the tool found nothing to answer from.
+    Unsupported,
+}
+
+impl std::fmt::Display for TruthMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            TruthMode::Confirmed => "confirmed",
+            TruthMode::Limited => "limited",
+            TruthMode::Unsupported => "unsupported",
+        })
+    }
 }
 
 /// The last answer shown (seed 003's answer context).
@@ -177,8 +241,20 @@ struct Coverage {
 struct Shown {
     intent: Intent,
     turn: u32,
-    facts: Value,
+    /// `None` when the tool found nothing to answer from.
+    facts: Option<Answered>,
     coverage: Coverage,
+}
+
+/// The tool result an answer was made from, kept for the questions about
+/// it. Untagged: the state holds the record as the store serialized it, and
+/// each kind has fields the others lack.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+enum Answered {
+    Arrears(ArrearsReport),
+    Verify(Verification),
+    Rule(RuleInForce),
 }
 
 /// One billing answer of the session, for recaps.
@@ -220,12 +296,12 @@ impl Lane {
         self.slots.get(name).map(|s| s.value.as_str())
     }
 
-    fn set(&mut self, name: &str, value: String, source: &str, turn: u32) {
+    fn set(&mut self, name: &str, value: String, source: SlotSource, turn: u32) {
         self.slots.insert(
             name.to_string(),
             Slot {
                 value,
-                source: source.to_string(),
+                source,
                 turn,
             },
         );
@@ -303,11 +379,15 @@ pub fn turn(
     // What the store knows, to validate the message's values against.
     let need = Need::Billing(BillingCall::Context);
     let (known, context_trace) = match found(retrieved, &need) {
-        Some(Fetched::Tool(Ok(v))) => (
-            serde_json::from_value::<Known>(v.clone()).unwrap_or_default(),
-            None,
+        Some(Fetched::Billing(Ok(BillingFacts::Context(known)))) => (known.clone(), None),
+        Some(Fetched::Billing(Ok(other))) => (
+            Known::default(),
+            Some(format!(
+                "store context unavailable (the tool answered {}): codes cannot be validated",
+                other.kind()
+            )),
         ),
-        Some(Fetched::Tool(Err(e))) => (
+        Some(Fetched::Billing(Err(e))) => (
             Known::default(),
             Some(format!(
                 "store context unavailable ({e}): codes cannot be validated"
@@ -421,10 +501,10 @@ fn answer_ask(ctx: &Ctx, mut lane: Lane, mut ask: Ask) -> Result<TurnOutcome, Ne
         Ok(value) => {
             for (n, v) in &ctx.read.values {
                 if *n != ask.slot {
-                    lane.set(n, v.clone(), "message", ctx.turn_no);
+                    lane.set(n, v.clone(), SlotSource::Message, ctx.turn_no);
                 }
             }
-            lane.set(&ask.slot, value.clone(), "answer", ctx.turn_no);
+            lane.set(&ask.slot, value.clone(), SlotSource::Answer, ctx.turn_no);
             lane.ask = None;
             let plan = Plan {
                 intent: ask.intent,
@@ -570,7 +650,7 @@ fn root_question(
     lane.results.clear();
     lane.slots.retain(|k, _| k == "city_code");
     for (n, v) in &ctx.read.values {
-        lane.set(n, v.clone(), "message", ctx.turn_no);
+        lane.set(n, v.clone(), SlotSource::Message, ctx.turn_no);
     }
     let mut fired = format!("T1: new root {}", intent.name());
     let named: Vec<String> = ctx
@@ -687,7 +767,7 @@ fn scope_change(ctx: &Ctx, mut lane: Lane, intent: Intent) -> Result<TurnOutcome
             "{n} {v} replaced {}",
             old.unwrap_or_else(|| "none".into())
         ));
-        lane.set(n, v.clone(), "message", ctx.turn_no);
+        lane.set(n, v.clone(), SlotSource::Message, ctx.turn_no);
     }
     let kept: Vec<String> = lane
         .slots
@@ -841,7 +921,7 @@ fn pick_and_act(ctx: &Ctx, mut lane: Lane, action: Option<Intent>) -> Result<Tur
         }
     };
     lane.focus = Some(order.clone());
-    lane.set("order_no", order, "selection", ctx.turn_no);
+    lane.set("order_no", order, SlotSource::Selection, ctx.turn_no);
     if wants_verify {
         let plan = Plan {
             intent: Intent::FeeVerify,
@@ -983,5 +1063,36 @@ fn with_step_if(
         with_step(engine, st, text)
     } else {
         (text, None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stored state keeps the last answer's record as the store serialized
+    /// it; each kind reads back as itself, and a re-serialized one is the same JSON.
+    #[test]
+    fn a_shown_record_reads_back_as_its_kind() {
+        let arrears = r#"{"plate_no":"沪A10020","city_code":null,"status":"HAS_ARREARS","total_arrears":"15.00","orders_checked":1,"orders":[{"order_no":"ORD-022","city_code":"SH","lot_code":"LOT-A","entry_time":"2026-03-05T09:00","exit_time":"2026-03-05T11:10","total_amount":"15.00","paid_amount":"0.00","arrears_amount":"15.00"}]}"#;
+        let verify = r#"{"order_no":"ORD-022","city_code":"SH","lot_code":"LOT-A","plate_no":"沪A10020","entry_time":"2026-03-05T09:00","exit_time":"2026-03-05T11:10","result":"mismatch","action":"manual_review","order_total":"15.00","simulated_total":"12.50","difference":"2.50","paid_amount":"0.00","rule_code":"SH-DAYNIGHT-STD","version_no":2,"time_zone":"Asia/Shanghai","pieces":[{"segment":"day","segment_index":0,"type":"periodic","window":"08:00-20:00","occurrence":"2026-03-05","start":"2026-03-05T09:00","end":"2026-03-05T11:10","minutes":130,"units":5,"lines":[{"from_minute":0,"units":5,"unit_price":"2.50","amount":"12.50"}],"uncapped_amount":"12.50","cap":"25.00","cap_applied":false,"amount":"12.50"}]}"#;
+        let rule = r#"{"city_code":"SH","effective_from":"2026-03-01T00:00","effective_to":null,"lot_codes":["LOT-A"],"name":"Standard","rule_code":"SH-DAYNIGHT-STD","time_zone":"Asia/Shanghai","version_no":2}"#;
+        for (text, kind) in [(arrears, "arrears"), (verify, "verify"), (rule, "rule")] {
+            let a: Answered = serde_json::from_str(text).unwrap();
+            let got = match &a {
+                Answered::Arrears(_) => "arrears",
+                Answered::Verify(_) => "verify",
+                Answered::Rule(_) => "rule",
+            };
+            assert_eq!(got, kind);
+            let before: serde_json::Value = serde_json::from_str(text).unwrap();
+            assert_eq!(serde_json::to_value(&a).unwrap(), before, "{kind}");
+        }
+        let shown: Shown = serde_json::from_value(serde_json::json!({
+            "intent": "arrears_check", "turn": 1, "facts": null,
+            "coverage": {"truth_mode": "unsupported", "covered": [], "not_covered": []}
+        }))
+        .unwrap();
+        assert_eq!(shown.facts, None);
     }
 }

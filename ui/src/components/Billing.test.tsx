@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act } from 'react';
 import { App } from '../App';
-import type { Piece } from '../api';
+import type { BillingRule, Piece } from '../api';
 import { openBillingRule } from '../events';
 import { appError, installFakeBackend, type Handlers } from '../test/fakeBackend';
 import { allByTestId, byTestId, click, render, typeInto, waitFor, type Rendered } from '../test/render';
@@ -10,7 +10,7 @@ const INFO = { name: 'RV Service Desk', version: '9.9.9', data_dir: '/data/desk'
 
 const DAY = { name: 'day', window: '08:00-20:00', type: 'periodic', unit_minutes: 30, unit_price: '2.00', cap: '20.00' };
 const NIGHT = { name: 'night', window: '20:00-08:00', type: 'free' };
-const RULES = [
+const RULES: BillingRule[] = [
   {
     rule_code: 'SH-DAYNIGHT-STD',
     name: 'Standard day/night',

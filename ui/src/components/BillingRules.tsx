@@ -8,6 +8,7 @@ import {
   formatMoney,
   payloadSummary,
   ruleScope,
+  ruleStatusLabel,
   validityLayout,
   versionSpan,
   versionState,
@@ -153,7 +154,7 @@ export function BillingRules({
                     <td data-testid="rule-scope">{ruleScope(r)}</td>
                     <td>
                       <span className={`badge rule-status ${r.status}`} data-testid="rule-status">
-                        {r.status === 'active' ? tr('rules.active') : r.status === 'inactive' ? tr('rules.inactive') : r.status}
+                        {ruleStatusLabel(r.status)}
                       </span>
                     </td>
                     <td className="nowrap small">{r.time_zone}</td>

@@ -28,11 +28,7 @@ export type ArrearsOrder = { order_no: string, city_code: string, lot_code: stri
 /**
  * `billing arrears --plate P [--city C] --json`.
  */
-export type ArrearsReport = { plate_no: string, city_code: string | null, 
-/**
- * `NONE` or `HAS_ARREARS`.
- */
-status: string, total_arrears: Money, 
+export type ArrearsReport = { plate_no: string, city_code: string | null, status: ArrearsStatus, total_arrears: Money, 
 /**
  * How many orders of the plate (in the city) were checked.
  */
@@ -43,6 +39,11 @@ orders_checked: number,
 orders: Array<ArrearsOrder>, };
 
 export type ArrearsRequest = { plate_no: string, city_code?: string | null, };
+
+/**
+ * Whether a plate owes anything in the orders checked.
+ */
+export type ArrearsStatus = "NONE" | "HAS_ARREARS";
 
 export type Artifact = { id: string, session_id: string, turn_id: string | null, sha256: string, file_name: string, mime: string, kind: FileKind, size_bytes: number, caption: string | null, taken_at: string | null, width: number | null, height: number | null, thumbnail: ThumbnailKind, created_at: string, };
 
@@ -227,6 +228,11 @@ export type FactKind = "measurement" | "observation" | "finding";
 
 export type FactSource = "technician" | "inference";
 
+/**
+ * An order's total against its stay simulated under the covering rule.
+ */
+export type FeeCheck = "consistent" | "mismatch";
+
 export type FileKind = "image" | "document";
 
 /**
@@ -304,7 +310,7 @@ stated?: StatedCause | null, };
 /**
  * A pending, failed or conflicting item, for status displays.
  */
-export type ItemInfo = { id: string, session_id: string | null, kind: string, target: string, status: OutboxStatus, attempts: number, next_attempt_at: string | null, last_error: string | null, http_status: number | null, created_at: string, };
+export type ItemInfo = { id: string, session_id: string | null, kind: OutboxKind, target: string, status: OutboxStatus, attempts: number, next_attempt_at: string | null, last_error: string | null, http_status: number | null, created_at: string, };
 
 /**
  * Where a background export stands.
@@ -369,6 +375,11 @@ arrears_amount: Money, created_at: string, };
 export type OrderList = { orders: Array<OrderInfo>, };
 
 export type OrdersRequest = { plate_no?: string | null, city_code?: string | null, };
+
+/**
+ * What an outbox item carries to the portal; stored in `outbox.kind`.
+ */
+export type OutboxKind = "attachment" | "report" | "labor_draft" | "escalation";
 
 /**
  * Where an outbox item stands.
@@ -559,11 +570,7 @@ zip?: boolean | null, };
 /**
  * A stored rule with its versions (oldest first).
  */
-export type RuleInfo = { rule_code: string, name: string, city_code: string, lot_codes: Array<string>, 
-/**
- * `active` or `inactive`.
- */
-status: string, 
+export type RuleInfo = { rule_code: string, name: string, city_code: string, lot_codes: Array<string>, status: RuleStatus, 
 /**
  * The site's IANA time zone; versions' and stays' times are wall clock there.
  */
@@ -596,6 +603,12 @@ grace_applied: boolean,
  * In order of time: by occurrence day, then window start.
  */
 pieces: Array<Piece>, };
+
+/**
+ * Whether a rule prices stays: at most one active rule covers a lot; an
+ * inactive one is kept with its versions for the orders it priced.
+ */
+export type RuleStatus = "active" | "inactive";
 
 export type SearchHit = { source_id: string, version: number, title: string, doc_type: string, source_type: string, language: string, 
 /**
@@ -965,19 +978,13 @@ manufacturer: string | null, };
 /**
  * `billing verify --order NO --json`.
  */
-export type Verification = { order_no: string, city_code: string, lot_code: string, plate_no: string, entry_time: string, exit_time: string, 
-/**
- * `consistent` or `mismatch`.
- */
-result: string, 
-/**
- * `auto_approve` or `manual_review`.
- */
-action: string, order_total: Money, simulated_total: Money, 
+export type Verification = { order_no: string, city_code: string, lot_code: string, plate_no: string, entry_time: string, exit_time: string, result: FeeCheck, action: VerifyAction, order_total: Money, simulated_total: Money, 
 /**
  * `order_total - simulated_total`.
  */
 difference: Money, paid_amount: Money, rule_code: string, version_no: number, time_zone: string, pieces: Array<Piece>, };
+
+export type VerifyAction = "auto_approve" | "manual_review";
 
 export type VerifyReport = { checked: number, ok: number, results: Array<VerifyResult>, };
 
