@@ -375,6 +375,10 @@ fn is_stopword(word: &str) -> bool {
         "pa",
         "xq",
         "pq",
+        // "el partido" is a game; as a generic word its stem would make
+        // every English "parts" generic too.
+        "partido",
+        "partidos",
         // "¿esto entra en garantía?" is "is this under warranty?"
         "entra",
         "entran",
@@ -674,10 +678,9 @@ const GENERIC_WORDS: &[&str] = &[
     "nombre",
     "pasada",
     "pasado",
-    // "¿seguro?" is "sure?"; "el partido" a game (its stem is English "part")
+    // "¿seguro?" is "sure?"
     "seguro",
     "segura",
-    "partido",
     // ru
     "время",
     "неделя",
