@@ -247,7 +247,8 @@ impl Store {
     }
 
     /// The unit's other visits: sessions with the same VIN, or the same
-    /// plate, newest first.
+    /// plate, newest first (two opened in the same millisecond in the order
+    /// they were written).
     pub async fn unit_visits(&self, of: &Session) -> Result<Vec<Session>> {
         if of.unit.vin.is_none() && of.unit.plate.is_none() {
             return Ok(Vec::new());
@@ -255,7 +256,7 @@ impl Store {
         let rows = sqlx::query(&format!(
             "{SELECT_SESSION} WHERE s.id <> ?1
                AND ((?2 IS NOT NULL AND s.vin = ?2) OR (?3 IS NOT NULL AND s.plate = ?3))
-             ORDER BY s.created_at DESC"
+             ORDER BY s.created_at DESC, s.rowid DESC"
         ))
         .bind(&of.id)
         .bind(&of.unit.vin)
