@@ -270,14 +270,6 @@ impl Desk {
         Ok(self.store().update_session(id, &header, edited_by).await?)
     }
 
-    pub async fn session_edits(&self, id: &str) -> Result<Vec<crate::store::SessionEdit>> {
-        Ok(self.store().session_edits(id).await?)
-    }
-
-    pub async fn unit_visits(&self, of: &Session) -> Result<Vec<Session>> {
-        Ok(self.store().unit_visits(of).await?)
-    }
-
     pub async fn sessions(&self, filter: &SessionFilter) -> Result<Vec<Session>> {
         Ok(self.store().sessions(filter).await?)
     }
