@@ -30,10 +30,10 @@ pub struct StepView {
     pub id: String,
     pub question: String,
     pub status: StepStatus,
-    /// What the complaint said of this check, in the session language
-    /// ("furnace blower start: no"), until the technician confirms or
-    /// answers it: shown so the panel says why it will be asked as a
-    /// confirmation.
+    /// What was said of this check but not yet confirmed, in the session
+    /// language ("furnace blower start: no"): the complaint's account, or
+    /// an unsure note the engine asked to confirm. Shown until the
+    /// technician confirms or answers it.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub reported: Option<String>,

@@ -874,10 +874,10 @@ export type StepStatus = "completed" | "active" | "open";
 
 export type StepView = { id: string, question: string, status: StepStatus, 
 /**
- * What the complaint said of this check, in the session language
- * ("furnace blower start: no"), until the technician confirms or
- * answers it: shown so the panel says why it will be asked as a
- * confirmation.
+ * What was said of this check but not yet confirmed, in the session
+ * language ("furnace blower start: no"): the complaint's account, or
+ * an unsure note the engine asked to confirm. Shown until the
+ * technician confirms or answers it.
  */
 reported?: string, };
 
