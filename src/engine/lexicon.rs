@@ -184,6 +184,13 @@ pattern!(
     r"\b(no idea|not sure|unsure|don'?t know|do not know|dunno|idk|no clue|can'?t tell|ni idea|no s[eé](\s*$|\s*[,.!]|\s+(si|qu[eé]|c[oó]mo|d[oó]nde|cu[aá]l|bien|nada|la verdad))|no estoy seguro|quién sabe|не знаю|без понятия|не уверен\w*|хз)\b|\b(keeps? jumping|jumping (all over|around)|all over the place|(meter|gauge)('?s| is)? (acting up|broke|broken|busted|flak\w+)|no me f[ií]o|(est[aá]|anda) (roto|fallando|loco)|не доверяю|прыга\w+|скач\w+)\b"
 );
 pattern!(
+    /// Someone else's account: "cust says it trips", "dice el dueño que no
+    /// prende", "хозяин говорит, не заряжает". What a customer or another
+    /// tech claims is not a check the technician made.
+    pub HEARSAY,
+    r"\b(cust(omer)?s?|owner|client|wife|husband|other tech|previous tech|last (shop|tech)|dealer|he|she)('s)?\s+(says?|said|claims?|claimed|tells?|told( me| us)?|reports?|reported|swears?|swore|mentioned|thinks?|thought)\b|\b(per|according to) (the )?(cust\w*|owner|client)\b|\b(cliente|due[nñ][oa]|propietari[oa]|señora?|otro t[eé]cnico)\s+(dice|dijo|comenta|coment[oó]|asegura|reporta|report[oó]|cuenta|cont[oó]|jura)\b|\b(dice|dijo|comenta|coment[oó]|asegura|seg[uú]n)\s+(el |la )?(cliente|due[nñ][oa]|propietari[oa])\b|\b(клиент\w*|хозя\w*|владел\w*|заказчик\w*|другой (мастер|техник)|прошлый мастер)\s+(говорит|говорил|сказал\w*|утверждает|жалуется|уверяет|пишет)\b|\b(говорит|говорил|сказал\w*|утверждает|жалуется|уверяет)\s+(клиент\w*|хозя\w*|владел\w*|заказчик\w*)\b|\bпо словам\s+(клиент\w*|хозя\w*|владел\w*)"
+);
+pattern!(
     pub RESUME,
     r"^\s*(ok(ay)?,?\s+)?(go\s+)?back( to (the )?(step|question|procedure|diagnosis))?\s*[.!]?\s*$|^\s*(ok(ay)?,?\s+)?(let'?s\s+)?(continue|carry on|resume|got it,? (continue|next))\s*[.!]?\s*$|^\s*(volver|volvamos|regresa|regresemos)( al (paso|procedimiento|diagn[oó]stico))?\s*[.!]?\s*$|^\s*(contin[uú]a|continuemos|sigamos|seguimos)\s*[.!]?\s*$|^\s*(назад|вернуться|вернёмся|вернемся|вернись)( к (шагу|вопросу|диагностике))?\s*[.!]?\s*$|^\s*(продолж\w*|дальше|понял,? дальше)\s*[.!]?\s*$"
 );
@@ -257,6 +264,8 @@ pub struct Phrases {
     pub language_switched: &'static str,
     /// An acknowledgment ("ok", "hold on") while a step waits.
     pub take_your_time: &'static str,
+    /// A message that only gives someone else's account of the fault.
+    pub hearsay: &'static str,
     /// Before the evidence behind a conclusion the technician questions.
     pub evidence: &'static str,
     /// Before one way to check the concluded component again.
@@ -371,6 +380,7 @@ static EN: Phrases = Phrases {
     describe: "Describe the problem in a few words, e.g. \"roof AC not cooling\".",
     language_switched: "Switching to English.",
     take_your_time: "Take your time. When you have it",
+    hearsay: "That is someone else's account, so I have not recorded it as a check.",
     evidence: "What the conclusion rests on",
     check_it: "To check it yourself",
     was: "was",
@@ -435,6 +445,7 @@ static ES: Phrases = Phrases {
     describe: "Describe el problema en pocas palabras, p. ej. \"el aire del techo no enfría\".",
     language_switched: "Cambio a español.",
     take_your_time: "Sin prisa. Cuando lo tenga",
+    hearsay: "Eso es lo que cuenta otra persona; no lo anoto como comprobación.",
     evidence: "En qué se basa la conclusión",
     check_it: "Para comprobarlo usted mismo",
     was: "antes",
@@ -498,6 +509,7 @@ static RU: Phrases = Phrases {
     describe: "Опишите проблему в двух словах, например: \"крышный кондиционер не охлаждает\".",
     language_switched: "Перехожу на русский.",
     take_your_time: "Не спешите. Когда будет результат",
+    hearsay: "Это со слов другого человека, как проверку не записываю.",
     evidence: "На чём основан вывод",
     check_it: "Как проверить самому",
     was: "было",

@@ -124,29 +124,50 @@ pub fn is_correction(text: &str) -> bool {
     CORRECTION.is_match(text)
 }
 
-/// Byte ranges of the message's sentences that ask something.
-pub fn question_spans(text: &str) -> Vec<(usize, usize)> {
+/// Byte ranges of the message's sentences: each ends at "?", "!", a line
+/// break, or a full stop followed by a space (not the one in "12.4").
+fn sentence_spans(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut start = 0;
-    let bytes: Vec<(usize, char)> = text.char_indices().collect();
-    for (n, &(i, c)) in bytes.iter().enumerate() {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    for (n, &(i, c)) in chars.iter().enumerate() {
         let end_of_sentence = matches!(c, '?' | '!' | '\n')
             || (c == '.'
-                && bytes
+                && chars
                     .get(n + 1)
                     .is_none_or(|&(_, next)| next.is_whitespace()));
         if end_of_sentence {
             let end = i + c.len_utf8();
-            if is_question_sentence(&text[start..end]) {
-                out.push((start, end));
-            }
+            out.push((start, end));
             start = end;
         }
     }
-    if start < text.len() && is_question_sentence(&text[start..]) {
+    if start < text.len() {
         out.push((start, text.len()));
     }
     out
+}
+
+/// Byte ranges of the message's sentences that ask something.
+pub fn question_spans(text: &str) -> Vec<(usize, usize)> {
+    sentence_spans(text)
+        .into_iter()
+        .filter(|&(a, b)| is_question_sentence(&text[a..b]))
+        .collect()
+}
+
+/// The message without the sentences that give someone else's account
+/// ("cust says the last shop put a new fuse in"), or `None` when it has
+/// none. What a customer or another tech claims is not a check the
+/// technician made, so no lane may record it.
+pub fn without_hearsay(text: &str) -> Option<String> {
+    let spans = sentence_spans(text);
+    let own: Vec<&str> = spans
+        .iter()
+        .map(|&(a, b)| &text[a..b])
+        .filter(|s| !super::lexicon::HEARSAY.is_match(s))
+        .collect();
+    (own.len() < spans.len()).then(|| own.concat().trim().to_string())
 }
 
 // "Getting 9.8 at the motor, that's too low for it right?", "me da 16 de

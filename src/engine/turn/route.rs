@@ -20,15 +20,30 @@ impl<'a> Turn<'a> {
     }
 
     pub(super) fn route(&mut self) -> (&'static str, TransitionId, Reply) {
-        let text = self.text.clone();
-        let has_content = text.chars().any(|c| c.is_alphanumeric());
-        if !has_content {
+        let mut text = self.text.clone();
+        let has_content = |t: &str| t.chars().any(|c| c.is_alphanumeric());
+        if !has_content(&text) {
             self.trace
                 .push("no letters or digits in the message".into());
             return self.unclear();
         }
         if let Some(lang) = understand::language_request(&text) {
             return self.switch_language(lang);
+        }
+        // Only the technician's own sentences may state a check or a repair;
+        // a message that is all someone else's account may still open a
+        // complaint, which is the customer's account by nature.
+        let original = text.clone();
+        let mut all_hearsay = false;
+        if let Some(own) = understand::without_hearsay(&text) {
+            self.trace
+                .push("someone else's account left out of what was said".into());
+            if has_content(&own) {
+                self.text = own.clone();
+                text = own;
+            } else {
+                all_hearsay = true;
+            }
         }
         if lexicon::REPORT.is_match(&text) && !understand::is_question(&text) {
             self.trace.push("report phrasing matched".into());
@@ -43,6 +58,7 @@ impl<'a> Turn<'a> {
             return self.unclear();
         }
         let Some(proc) = self.proc() else {
+            self.text = original;
             return self.no_procedure();
         };
         if (!self.st.topic_stack.is_empty() || self.st.submode != Submode::Main)
@@ -55,10 +71,13 @@ impl<'a> Turn<'a> {
                 return done;
             }
         }
-        if lexicon::NEW_SYSTEM.is_match(&text) {
-            if let Some((pi, si)) = self.symptom_named(&text, Some(&proc.system)) {
+        if lexicon::NEW_SYSTEM.is_match(&original) {
+            if let Some((pi, si)) = self.symptom_named(&original, Some(&proc.system)) {
                 return self.new_complaint(pi, si);
             }
+        }
+        if all_hearsay {
+            return self.hearsay(proc);
         }
         // "ok", "hold on", "ok let me check": the step stays open.
         if !self.st.isolation.complete && understand::is_ack(&text) {
@@ -117,6 +136,15 @@ impl<'a> Turn<'a> {
             return self.boundary("CONFIRMATION", p);
         }
         self.diagnostic(proc, "MAIN_DIAGNOSTIC")
+    }
+
+    /// A message that is all someone else's account: nothing is recorded,
+    /// and the step asked stays open.
+    fn hearsay(&mut self, proc: &'a Procedure) -> (&'static str, TransitionId, Reply) {
+        let (_, transition, mut reply) = self.resume(proc);
+        let l = phrases(&self.lang());
+        reply.text = format!("{} {}", l.hearsay, reply.text);
+        ("HEARSAY", transition, reply)
     }
 
     pub(super) fn no_procedure(&mut self) -> (&'static str, TransitionId, Reply) {
