@@ -461,11 +461,14 @@ fn outcome_in(
             // can read: not a count, a time or a rating far off its range.
             let number = bare_number(clause).or_else(|| lone_number(clause));
             if let Some(v) = number {
+                // A number with no unit far off what this measurement can
+                // read is another quantity ("39 middle shelf … on LP" is a
+                // temperature, not 39 in. WC of gas).
                 let plausible = g.sole_number
                     && v >= 0.0
                     && v <= step.max * 2.5
                     && (v >= step.min * 0.2 || v == 0.0);
-                if (g.is_active && (g.bare || plausible)) || g.named {
+                if (g.is_active && (g.bare || plausible)) || (g.named && unit.can_read(v)) {
                     let q = Quantity { value: v, unit };
                     let o = step.classify(&q)?;
                     return Some((o.name.clone(), Some(q)));

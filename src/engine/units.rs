@@ -26,6 +26,26 @@ pub enum Unit {
 }
 
 impl Unit {
+    /// Whether an RV's systems can show `value` in this unit at all: a
+    /// number far outside it is another quantity (a temperature, a count,
+    /// a time), whatever part the sentence names.
+    pub fn can_read(self, value: f64) -> bool {
+        let (low, high) = match self {
+            Unit::Volt | Unit::Vdc => (-1.0, 40.0),
+            Unit::Vac => (0.0, 300.0),
+            Unit::Amp => (-400.0, 400.0),
+            Unit::Ohm => (0.0, f64::INFINITY),
+            Unit::MicroFarad => (0.0, 150.0),
+            Unit::Fahrenheit | Unit::Degrees => (-60.0, 400.0),
+            Unit::Celsius => (-50.0, 200.0),
+            Unit::Psi => (0.0, 600.0),
+            Unit::InWc => (0.0, 30.0),
+            Unit::Hertz => (0.0, 100.0),
+            Unit::Percent => (0.0, 100.0),
+        };
+        (low..=high).contains(&value)
+    }
+
     /// Parses a unit as written in procedure files and in messages.
     pub fn parse(s: &str) -> Option<Unit> {
         let s = s.trim().to_lowercase();
@@ -300,6 +320,16 @@ pub fn bare_number(text: &str) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_number_no_rv_system_shows_in_a_unit_is_not_read_in_it() {
+        assert!(Unit::InWc.can_read(11.2));
+        assert!(!Unit::InWc.can_read(39.0), "39 on LP is a temperature");
+        assert!(Unit::Fahrenheit.can_read(-4.0));
+        assert!(Unit::Vdc.can_read(0.2));
+        assert!(!Unit::Vdc.can_read(120.0));
+        assert!(Unit::Psi.can_read(210.0));
+    }
 
     fn q(text: &str) -> Vec<(f64, Unit)> {
         find_quantities(text)
