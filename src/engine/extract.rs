@@ -435,6 +435,7 @@ fn outcome_in(
     g: Grounding,
 ) -> Option<(String, Option<Quantity>)> {
     if lexicon::UNSURE.is_match(clause)
+        || lexicon::DOUBT.is_match(clause)
         || understand::cannot_check(clause)
         || understand::not_done_yet(clause)
     {

@@ -191,6 +191,12 @@ pattern!(
     r"\b(cust(omer)?s?|owner|client|wife|husband|other tech|previous tech|last (shop|tech)|dealer|he|she)('s)?\s+(says?|said|claims?|claimed|tells?|told( me| us)?|reports?|reported|swears?|swore|mentioned|thinks?|thought)\b|\b(per|according to) (the )?(cust\w*|owner|client)\b|\b(cliente|due[nñ][oa]|propietari[oa]|señora?|otro t[eé]cnico)\s+(dice|dijo|comenta|coment[oó]|asegura|reporta|report[oó]|cuenta|cont[oó]|jura)\b|\b(dice|dijo|comenta|coment[oó]|asegura|seg[uú]n)\s+(el |la )?(cliente|due[nñ][oa]|propietari[oa])\b|\b(клиент\w*|хозя\w*|владел\w*|заказчик\w*|другой (мастер|техник)|прошлый мастер)\s+(говорит|говорил|сказал\w*|утверждает|жалуется|уверяет|пишет)\b|\b(говорит|говорил|сказал\w*|утверждает|жалуется|уверяет)\s+(клиент\w*|хозя\w*|владел\w*|заказчик\w*)\b|\bпо словам\s+(клиент\w*|хозя\w*|владел\w*)"
 );
 pattern!(
+    /// A guess that something is not so: "вряд ли конденсатор грязный",
+    /// "doubt it's the cap", "no creo que sea el relé". It states no check.
+    pub DOUBT,
+    r"\b(unlikely|i doubt|doubt (it|that|its|it's)|dudo( que)?|no creo que|вряд ли|не думаю,? что|сомневаюсь)\b"
+);
+pattern!(
     pub RESUME,
     r"^\s*(ok(ay)?,?\s+)?(go\s+)?back( to (the )?(step|question|procedure|diagnosis))?\s*[.!]?\s*$|^\s*(ok(ay)?,?\s+)?(let'?s\s+)?(continue|carry on|resume|got it,? (continue|next))\s*[.!]?\s*$|^\s*(volver|volvamos|regresa|regresemos)( al (paso|procedimiento|diagn[oó]stico))?\s*[.!]?\s*$|^\s*(contin[uú]a|continuemos|sigamos|seguimos)\s*[.!]?\s*$|^\s*(назад|вернуться|вернёмся|вернемся|вернись)( к (шагу|вопросу|диагностике))?\s*[.!]?\s*$|^\s*(продолж\w*|дальше|понял,? дальше)\s*[.!]?\s*$"
 );
