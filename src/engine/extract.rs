@@ -285,8 +285,15 @@ fn negated_before(clause: &str, at: usize) -> bool {
     let before = &clause[skip..at];
     let words: Vec<&str> = before.split_whitespace().collect();
     let window = words[words.len().saturating_sub(3)..].join(" ");
-    NEGATOR.is_match(&window)
+    NEGATOR.is_match(&window) || SHORT_OF.is_match(&window)
 }
+
+pattern!(
+    /// Right before a state word, a shortfall: "2 inches shy of full",
+    /// "por debajo del full", "не доходит до полного" is not full.
+    SHORT_OF,
+    r"\b((shy|short) of|below|beneath|under|debajo de(l)?|abajo de(l)?|ниже|не доходит до|не хватает до)\s*(the|el|la|lo)?\s*$"
+);
 
 pattern!(
     /// A bare "yes" with no word of how the thing was: no answer to a
