@@ -16,7 +16,7 @@ pattern!(
 // stall ("let me check", "pulling the shroud, gimme 10", "ahí voy").
 pattern!(
     ACK_LEAD,
-    r"^\s*((ага|угу|aj[aá]|yeah|yep|s[ií])[\s,.!]+)?((ok(ay)?|k|kk|okey|oki|alright|all right|right|cool|roger|copy( that)?|got it|gotcha|understood|sure|thanks|thx|ty|will do|on it|vale|bueno|sale|va|ya|listo|entendido|de acuerdo|gracias|ок|окей|ладно|понял|поняла|ясно|хорошо|добро|принял|спасибо)\b[\s,.!:;-]*)+"
+    r"^\s*((ага|угу|aj[aá]|yeah|yep|s[ií]|uh+|um+|erm|eh|este|o sea|pues|ну|короче|так)[\s,.!]+)?((ok(ay)?|dale|órale|orale|[aá]ndale|давай|k|kk|okey|oki|alright|all right|right|cool|roger|copy( that)?|got it|gotcha|understood|sure|thanks|thx|ty|will do|on it|vale|bueno|sale|va|ya|listo|entendido|de acuerdo|gracias|ок|окей|ладно|понял|поняла|ясно|хорошо|добро|принял|спасибо)\b[\s,.!:;-]*)+"
 );
 pattern!(
     STALL,
@@ -27,7 +27,7 @@ pattern!(
 // "voy a …", "destapando …", "ya lo vi, le pongo …", "сейчас сниму".
 pattern!(
     DOING,
-    r"^\s*(\w+ing\b|i'?m \w+ing\b|(i'?ll|i will|gonna|going to|about to|let me|lemme) \w+|(ya )?(lo|la) (vi|veo|encontr[eé])|voy a|vamos a|le (pongo|pego|conecto|meto)|lo (abro|quito|saco|reviso|checo)|\w+(ando|iendo)\b|ah[ií] est[aá]|сейчас|щас|ща\b|пойду|иду|сниму|сейчас \w+|\w+(аю|яю|ую)\b|завожу|лезу|кину|закину|гляну|voy\b|estoy \w+(ando|iendo))"
+    r"^\s*(\w+ing\b|i'?m \w+ing\b|(i'?ll|i will|i gotta|i have to|i need to|gonna|going to|about to|let me|lemme|gotta|got to|have to|need to) (go )?\w+|(ya )?(lo|la) (vi|veo|encontr[eé])|voy a|vamos a|le (pongo|pego|conecto|meto)|lo (abro|quito|saco|reviso|checo)|\w+(ando|iendo)\b|ah[ií] est[aá]|сейчас|щас|ща\b|пойду|иду|сниму|сейчас \w+|\w+(аю|яю|ую)\b|завожу|лезу|кину|закину|гляну|voy\b|estoy \w+(ando|iendo))"
 );
 
 // "I couldn't check that": no tool, no access, no time. A clause saying so
@@ -42,7 +42,7 @@ pattern!(
 // part it names, it states no result.
 pattern!(
     NOT_DONE_YET,
-    r"\b(gonna|going to|about to|fixing to|i'?ll|i will|need to (check|look|pull|test|meter|measure)|have(n'?t| not) .{0,40}\byet|not yet|yet to|voy a|vamos a|tengo que (revisar|checar|medir|probar|ver)|(потом|сейчас|щас) (проверю|посмотрю|гляну|померю|замерю|сниму|полезу)|буду (проверять|мерить|смотреть)|надо (проверить|посмотреть|померить))\b"
+    r"\b(gonna|going to|about to|fixing to|i'?ll|i will|gotta|got to go|(and|then|n) (i'?ll )?(let you know|get back to you|report back|tell you)|(y )?(te|le) (digo|aviso|cuento|confirmo)|и (скажу|отпишу|напишу|сообщу)|need to (check|look|pull|test|meter|measure)|have(n'?t| not) .{0,40}\byet|not yet|yet to|voy a|vamos a|tengo que (revisar|checar|medir|probar|ver)|(потом|сейчас|щас) (проверю|посмотрю|гляну|померю|замерю|сниму|полезу)|буду (проверять|мерить|смотреть)|надо (проверить|посмотреть|померить))\b"
 );
 
 // "No wait", "scratch that", "my bad": the message corrects an earlier one.
