@@ -272,6 +272,8 @@ pub struct Phrases {
     pub take_your_time: &'static str,
     /// A message that only gives someone else's account of the fault.
     pub hearsay: &'static str,
+    /// The technician doubts the check they just reported.
+    pub doubted_check: &'static str,
     /// Before the evidence behind a conclusion the technician questions.
     pub evidence: &'static str,
     /// Before one way to check the concluded component again.
@@ -387,6 +389,7 @@ static EN: Phrases = Phrases {
     language_switched: "Switching to English.",
     take_your_time: "Take your time. When you have it",
     hearsay: "That is someone else's account, so I have not recorded it as a check.",
+    doubted_check: "Since you are not sure of that check, I have not recorded it; take it again as the question says.",
     evidence: "What the conclusion rests on",
     check_it: "To check it yourself",
     was: "was",
@@ -452,6 +455,7 @@ static ES: Phrases = Phrases {
     language_switched: "Cambio a español.",
     take_your_time: "Sin prisa. Cuando lo tenga",
     hearsay: "Eso es lo que cuenta otra persona; no lo anoto como comprobación.",
+    doubted_check: "Como no está seguro de esa comprobación, no la anoto; repítala como indica la pregunta.",
     evidence: "En qué se basa la conclusión",
     check_it: "Para comprobarlo usted mismo",
     was: "antes",
@@ -516,6 +520,7 @@ static RU: Phrases = Phrases {
     language_switched: "Перехожу на русский.",
     take_your_time: "Не спешите. Когда будет результат",
     hearsay: "Это со слов другого человека, как проверку не записываю.",
+    doubted_check: "Раз вы не уверены в этой проверке, я её не записал; повторите её, как сказано в вопросе.",
     evidence: "На чём основан вывод",
     check_it: "Как проверить самому",
     was: "было",

@@ -115,6 +115,27 @@ pub fn not_done_yet(clause: &str) -> bool {
     NOT_DONE_YET.is_match(clause) && super::units::find_quantities(clause).is_empty()
 }
 
+// "Is the left side the shore input though?", "should I redo it on the
+// battery side?", "¿eso sirve o tiene que ser en el panel?", "не уверен,
+// что он был в розжиге": the technician doubts the check they just made.
+pattern!(
+    DOUBTED_CHECK,
+    r"\b(is|does|would|will) (that|this|it) (still )?(count|work|do|ok|okay|good enough|valid|matter|right|correct)\b[^.!]*\?|\bshould i (redo|re-?do|re-?check|re-?test|re-?measure|measure (it )?again|do it again|try (it )?again|start over)\b|\bsorry if (that'?s|thats|it'?s|its) (wrong|off|not right)\b|\bi (think|guess) i was (on|at|in|reading|measuring|probing)\b|\bi (might|may) (have|be) (measured|been|read|had|probed|on|at|in|reading|measuring)\b|\bnot sure (if|whether|that|which) (i|it|the|this|that|side|one)\b|\b(eso|esto|as[ií]) (sirve|vale|cuenta)\b|\btiene que ser (en|con|sin)\b|\bno estoy segur[oa] (si|de|cu[aá]l|que|d[oó]nde)\b|\b(lo )?(repito|vuelvo a medir|mido otra vez|mido de nuevo)\b[^.!]*\?|\bне уверен\w*,? (что|ли|где|какой|какая|в том)\b|\b(надо|нужно|мне) (заново|перемерить|переделать|повторить|перепроверить)\b|\bэто (считается|годится|подходит|засчитывается)\b|\bправильно ли\b"
+);
+
+/// The message doubts the check it reports (the wrong point, the wrong
+/// condition, whether it counts): nothing in it is a result yet.
+pub fn doubts_the_check(text: &str) -> bool {
+    DOUBTED_CHECK.is_match(text) && !COUNTS_AS.is_match(text)
+}
+
+// "¿Eso cuenta como que no se mueve libre?": what the observation means is
+// asked, the observation itself is not in doubt.
+pattern!(
+    COUNTS_AS,
+    r"\b(counts? as|cuenta como|считается,? (что|как))\b"
+);
+
 /// The clause says the technician could not check (and so states nothing).
 pub fn cannot_check(clause: &str) -> bool {
     CANNOT_CHECK.is_match(clause)

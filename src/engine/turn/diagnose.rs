@@ -56,6 +56,11 @@ impl<'a> Turn<'a> {
             if let Some((step, outcome)) = extract::tentative(p, active, &text) {
                 return self.confirm(p, step, outcome);
             }
+            if understand::doubts_the_check(&text) {
+                let (_, transition, mut reply) = self.resume(p);
+                reply.text = format!("{} {}", phrases(&self.lang()).doubted_check, reply.text);
+                return ("UNSURE", transition, reply);
+            }
             let unsure = extract::clauses(&text)
                 .iter()
                 .any(|c| lexicon::UNSURE.is_match(c) || understand::cannot_check(c));
