@@ -197,6 +197,12 @@ pattern!(
     r"\b(unlikely|i doubt|doubt (it|that|its|it's)|dudo( que)?|no creo que|вряд ли|не думаю,? что|сомневаюсь)\b"
 );
 pattern!(
+    /// "I told you it's 13", "ya te dije", "я же сказал": the technician
+    /// repeats what they said before, pushing back.
+    pub REPEATED,
+    r"\b(i (already |just )?told (you|ya|u)|like i said|as i said|i (already|just) said|(ya )?te (lo )?dije|como te dije|ya lo dije|я же (сказал|говорил|писал)|я уже (сказал|говорил|писал)|говорю же|сказал же)\b"
+);
+pattern!(
     pub RESUME,
     r"^\s*(ok(ay)?,?\s+)?(go\s+)?back( to (the )?(step|question|procedure|diagnosis))?\s*[.!]?\s*$|^\s*(ok(ay)?,?\s+)?(let'?s\s+)?(continue|carry on|resume|got it,? (continue|next))\s*[.!]?\s*$|^\s*(volver|volvamos|regresa|regresemos)( al (paso|procedimiento|diagn[oó]stico))?\s*[.!]?\s*$|^\s*(contin[uú]a|continuemos|sigamos|seguimos)\s*[.!]?\s*$|^\s*(назад|вернуться|вернёмся|вернемся|вернись)( к (шагу|вопросу|диагностике))?\s*[.!]?\s*$|^\s*(продолж\w*|дальше|понял,? дальше)\s*[.!]?\s*$"
 );

@@ -124,6 +124,21 @@ impl<'a> Turn<'a> {
         if lexicon::DISPUTE.is_match(&text) && self.step_answers(proc, None, &text).is_empty() {
             return self.dispute(proc);
         }
+        // "I TOLD you the split is fine, it's 19": said again to push back,
+        // it is the same fact, not a new one.
+        if lexicon::REPEATED.is_match(&text) {
+            let answers = self.step_answers(proc, None, &text);
+            let already = |a: &extract::StepAnswer| {
+                self.st.facts.iter().any(|f| {
+                    f.is_current()
+                        && f.subject == proc.steps[a.step].id
+                        && f.outcome.as_deref() == Some(a.outcome.as_str())
+                })
+            };
+            if answers.iter().all(already) {
+                return self.dispute(proc);
+            }
+        }
         if lexicon::META.is_match(&text) {
             return self.meta(proc);
         }
