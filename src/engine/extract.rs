@@ -1175,15 +1175,41 @@ fn is_bare_reply(clause: &str) -> bool {
 /// relay, runs now"). Readings in it describe the unit after the repair,
 /// not the fault, so they answer no step.
 pub fn states_repair(text: &str) -> bool {
-    lexicon::REPAIR_VERB.is_match(text) && lexicon::WORKS_NOW.is_match(text)
+    lexicon::REPAIR_VERB.is_match(text)
+        && lexicon::WORKS_NOW.is_match(text)
+        && !FIX_FAILED.is_match(text)
+        && clauses(text)
+            .iter()
+            .any(|c| lexicon::REPAIR_VERB.is_match(c) && !earlier_work(c))
 }
 
 /// Some clause of the message says a fix was made ("replaced the high
-/// limit", "spliced + heatshrink"), not denied.
+/// limit", "spliced + heatshrink"), not denied, and not one made before
+/// this visit or by someone else.
 pub fn states_a_fix_in(text: &str) -> bool {
     clauses(text)
         .iter()
-        .any(|c| states_a_fix(None, c, None, None))
+        .any(|c| states_a_fix(None, c, None, None) && !earlier_work(c))
+}
+
+pattern!(
+    /// "Swapped the fan motor, STILL nothing", "cambié el relé y sigue
+    /// igual", "поменял, не помогло": the work did not fix it.
+    FIX_FAILED,
+    r"\b(still (nothing|dead|no|not|won'?t|wont|doesn'?t|doesnt|didn'?t|isn'?t|isnt|can'?t|cant|the same|same|tripping|trips|blows|blowing|leaking|leaks|clicking|clicks|lockout|locks out|faults?)|same (thing|as before|problem|deal)|no change|didn'?t (help|fix|change|do)|did nothing|no difference|sigue (igual|sin|muert\w*|sin \w+|fallando|haciendo)|lo mismo|igual que antes|no (sirvi[oó]|cambi[oó] nada|arregl[oó])|не помогл\w*|всё так же|все так же|то же самое|по-прежнему|всё равно|все равно|без изменений|ничего не изменилось)\b"
+);
+
+pattern!(
+    /// Work done before this visit or by someone else: "replaced the
+    /// cooling unit in April", "the customer put a new motor in last
+    /// month", "el dueño le cambió el switch", "меняли в прошлом году".
+    EARLIER_WORK,
+    r"\b((in|last|this past) (jan|feb|march|april|may|june|july|aug|sept?|oct|nov|dec)\w*|last (week|month|year|season|spring|summer|fall|winter|trip|time)|(a|one|two|three|few|couple|\d+) (days?|weeks?|months?|years?) (ago|back)|(customer|cust|owner|client|dealer|previous (shop|owner|tech)|last shop|other (shop|tech)|they) (had |already )?(replaced|changed|installed|swapped|put|did|fixed)|hace (un|una|dos|tres|unos|unas|\d+) (d[ií]as?|semanas?|mes(es)?|años?)|(el|la) (mes|año|semana) pasad[oa]|en (enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre)|(el cliente|el due[nñ]o|la due[nñ]a|el dealer|la agencia|otro taller) (le |lo |la )?(cambi[oó]|puso|instal[oó]|arregl[oó])|(в|на) прошлой неделе|в прошлом (месяце|году|сезоне)|(неделю|месяц|год|два года|пару лет) назад|в (январе|феврале|марте|апреле|мае|июне|июле|августе|сентябре|октябре|ноябре|декабре)|(клиент|хозяин|владелец|дилер|прошлый сервис) (сам )?(менял|поменял|ставил|поставил|заменил|чинил))\b"
+);
+
+/// The clause tells of work done before this visit or by someone else.
+fn earlier_work(clause: &str) -> bool {
+    EARLIER_WORK.is_match(clause)
 }
 
 pattern!(
