@@ -174,6 +174,12 @@ pub fn tests_by_substitution(step: &Step) -> bool {
 }
 
 /// The sentence of `text` around byte `at`.
+/// Where the sentence holding byte `at` starts.
+fn sentence_start(text: &str, at: usize) -> usize {
+    let sentence = sentence_of(text, at);
+    sentence.as_ptr() as usize - text.as_ptr() as usize
+}
+
 fn sentence_of(text: &str, at: usize) -> &str {
     let at = at.min(text.len());
     let end_of = |c: char| matches!(c, '!' | '?' | '\n' | '.');
@@ -390,9 +396,14 @@ fn generic_polarity(clause: &str, near: Option<(usize, usize)>) -> Option<bool> 
     const NEAR_BYTES: usize = 16;
     let close =
         |a: usize, b: usize| near.is_none_or(|(s, e)| a <= e + NEAR_BYTES && b + NEAR_BYTES >= s);
+    // "Yes, the battery side": a yes or no that opens the clause answers
+    // what was asked, not a step the clause goes on to name.
+    let leading_reply = |m: &regex::Match| {
+        near.is_some() && clause[..m.start()].trim().is_empty() && REPLY_WORD.is_match(m.as_str())
+    };
     let best = |r: &Regex, positive: bool| {
         r.find_iter(clause)
-            .filter(|m| close(m.start(), m.end()))
+            .filter(|m| close(m.start(), m.end()) && !leading_reply(m))
             .map(|m| {
                 let negated = negated_match(clause, m.start(), m.end());
                 (m.len(), positive != negated)
@@ -413,6 +424,11 @@ fn generic_polarity(clause: &str, near: Option<(usize, usize)>) -> Option<bool> 
         (None, None) => None,
     }
 }
+
+pattern!(
+    REPLY_WORD,
+    r"^\s*(y|ya|yes|yep|yeah|yup|sure|s[ií]|да|ага|n|no|nope|nah|нет|не)\s*$"
+);
 
 /// How a clause stands to the step it may answer.
 #[derive(Clone, Copy)]
@@ -612,6 +628,10 @@ pub fn step_answers(
     let sole_number = reading_numbers(text) == 1;
     // The words the last clause that named a step used for its part.
     let mut antecedent: Option<String> = None;
+    // Steps a clause said were not (fully) checked, with the sentence it
+    // said so in, and the sentence each answer came from.
+    let mut unchecked: Vec<(usize, usize)> = Vec::new();
+    let mut answered_in: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
     for clause in parts {
         let offset = clause.as_ptr() as usize - text.as_ptr() as usize;
         let clause_end = offset + clause.len();
@@ -740,6 +760,22 @@ pub fn step_answers(
         }
         prev_named = named.clone();
         prev_end = clause_end;
+        // "Electrode looks fine, but the gap I didn't measure": a check
+        // left partly unmade is not answered by the part that was made.
+        if lexicon::UNSURE.is_match(clause)
+            || understand::cannot_check(clause)
+            || understand::not_done_yet(clause)
+        {
+            let sentence = sentence_start(text, offset);
+            unchecked.extend(named.iter().map(|&(_, i)| (i, sentence)));
+            out.retain(|a| {
+                !unchecked.contains(&(
+                    a.step,
+                    answered_in.get(&a.step).copied().unwrap_or(usize::MAX),
+                ))
+            });
+            continue;
+        }
         let mut answered = None;
         for (_, i) in &named {
             // An inherited subject answers only by the step's own words or a
@@ -812,9 +848,12 @@ pub fn step_answers(
             // Two clauses about one step: the same answer counts once;
             // different answers ("fins frosty, absorber warm", "lights, then
             // dies") are not a statement of either, so neither is recorded.
-            if conflicted.contains(&step) {
+            if conflicted.contains(&step)
+                || unchecked.contains(&(step, sentence_start(text, offset)))
+            {
                 continue;
             }
+            answered_in.insert(step, sentence_start(text, offset));
             if let Some(prev) = out.iter().position(|a| a.step == step) {
                 // A second reading of one measurement that says it settles
                 // the first is what it came to ("12600... meter was on mV,
