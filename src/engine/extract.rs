@@ -359,7 +359,7 @@ pattern!(
     /// A condition the check was made under ("with the lid open", "con el
     /// motor apagado", "при открытой крышке") says nothing about the result.
     CONDITION,
-    r"\b(with|w/|w)\s+(the\s+)?[\w-]+(\s+[\w-]+){0,2}?\s+(open|closed|shut|on|off|running|unplugged|disconnected)\b|\b(con|sin)\s+(el|la|los|las)\s+\w+(\s+\w+){0,3}?\s+((en\s+)?off|(en\s+)?on|abiert|cerrad|apagad|prendid|encendid|desconectad)\w*|\bпри\s+(открыт|закрыт|выключенн|включённ|включенн|отключённ|отключенн)\w*\s+\w+|\b(when|while|once|cuando|mientras|когда|пока)\b.*$"
+    r"\b(with|w/|w)\s+(the\s+)?[\w-]+(\s+[\w-]+){0,2}?\s+(open|closed|shut|on|off|running|unplugged|disconnected)\b|\b(con|sin)\s+(el|la|los|las)\s+\w+(\s+\w+){0,3}?\s+((en\s+)?off|(en\s+)?on|abiert|cerrad|apagad|prendid|encendid|desconectad)\w*|\bпри\s+(открыт|закрыт|выключенн|включённ|включенн|отключённ|отключенн)\w*\s+\w+|\b(when|while|once|cuando|mientras|когда|пока)\b.*$|\b(on|at|during)\s+(the\s+)?(comp(ressor)?\s+)?(start|startup|start-?up)(\s+attempt)?\b|\b(al|en el)\s+(arranque|arrancar)(\s+(del?|el)\s+compresor)?\b|\bпри\s+(пуске|старте|запуске)(\s+компрессора)?\b"
 );
 
 pattern!(
@@ -1032,7 +1032,12 @@ fn combined_readings(
             })),
             // "return 78 supply 64" to the split asked: two numbers with no
             // unit at all are the asked step's, in its unit.
-            None if Some(i) == active && bare.len() == 2 && bare.iter().all(|b| b.2) => {
+            // "121 at rest, dips to 98 on start, back to 120": for the
+            // lowest, any number of them.
+            None if Some(i) == active
+                && (bare.len() == 2 || (mode == ReadingMode::Lowest && bare.len() > 2))
+                && bare.iter().all(|b| b.2) =>
+            {
                 // A rise given with no scale is in degrees of either.
                 let unit = if step.rise.is_some() {
                     Unit::Degrees

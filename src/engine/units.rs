@@ -154,7 +154,8 @@ static QUANTITY: LazyLock<Regex> = LazyLock::new(|| {
             [µμu]f | mfd | мкф |
             °\s?[fc] | deg(?:rees)?\s?[fc] |
             (?:градус\w*|град\.?)\s+(?:по\s+)?цельси\w* | по\s+цельси\w* | по\s+фаренгейт\w* | grados?\s+(?:cent[ií]grados?|celsius) |
-            grados?\s+fahrenheit | degrees?\s+(?:celsius|fahrenheit) | deg(?:rees?|s)?\b | grados? | градус\w* | ° |
+            grados?\s+fahrenheit | degrees?\s+(?:celsius|fahrenheit) | (?:grados?|degrees?|градус\w*)\s[cfсф]\b |
+            deg(?:rees?|s)?\b | grados? | градус\w* | ° |
             psi | m\s?bar | мбар | bars? | бар\w* | w\.?c\b\.? |
             (?:in\.?|inch(?:es)?|"|″)\s?(?:of\s)?(?:wc|w\.c\.?|water\scolumn) | iwc |
             hz | гц |
@@ -238,6 +239,14 @@ fn normalize_unit_text(u: &str) -> String {
     }
     if u.contains("fahrenheit") || u.contains("фаренгейт") {
         return "°f".into();
+    }
+    // "16 grados C", "20 degrees F", "5 градусов С".
+    if u.starts_with("grado") || u.starts_with("degree") || u.starts_with("градус") {
+        match u.chars().last() {
+            Some('c' | 'с') if u.contains(' ') => return "°c".into(),
+            Some('f' | 'ф') if u.contains(' ') => return "°f".into(),
+            _ => {}
+        }
     }
     if u.starts_with("deg") {
         return match u.chars().last() {
@@ -392,6 +401,11 @@ mod tests {
             vec![(18.0, Unit::Celsius)]
         );
         assert_eq!(q("sale a 7 grados centigrados"), vec![(7.0, Unit::Celsius)]);
+        assert_eq!(
+            q("center vent me da 16 grados C"),
+            vec![(16.0, Unit::Celsius)]
+        );
+        assert_eq!(q("vent at 40 degrees F"), vec![(40.0, Unit::Fahrenheit)]);
     }
 
     #[test]
