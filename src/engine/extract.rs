@@ -899,6 +899,11 @@ fn asked_or_named<'p>(
         .filter(move |(i, s)| wanted(s) && (Some(*i) == active || s.subject.is_match(text)))
 }
 
+pattern!(
+    STATED_DIFFERENCE,
+    r"\b(split|difference|diff|delta|drop|diferencia|разница|перепад)\W{0,3}(?:of |de |в |)?([-+]?\d+(?:[.,]\d+)?)"
+);
+
 /// "cap measures 8 µF, rated 35", "39.8 on a 40uf", "кондёр 35 мкф, меряется
 /// 33,9": a reading and the part's rating in one message answer a step that
 /// compares the two (`rated` in the procedure), when the message names the
@@ -1052,6 +1057,37 @@ fn combined_readings(
             None => continue,
         }
         readings.sort_by_key(|r| r.0);
+        // "возврат 79 °F, подача 58 °F, разница 21": the difference the
+        // technician worked out is the answer, said in the readings' scale.
+        if mode == ReadingMode::Difference && step.rise.is_none() {
+            if let Some(m) = STATED_DIFFERENCE.captures(text) {
+                let number = m.get(2).expect("the pattern's number");
+                let said = readings.iter().find(|r| r.0 == number.start());
+                let other = readings.iter().find(|r| r.0 != number.start());
+                if let (Some(said), Some(other)) = (said, other) {
+                    let value = said.1.value;
+                    let q = Quantity {
+                        value: match (other.1.unit, unit) {
+                            (Unit::Celsius, Unit::Fahrenheit) => value * 1.8,
+                            (Unit::Fahrenheit, Unit::Celsius) => value / 1.8,
+                            _ => value,
+                        },
+                        unit,
+                    };
+                    if let Some(o) = step.classify(&q) {
+                        out.push(StepAnswer {
+                            step: i,
+                            outcome: o.name.clone(),
+                            quantity: Some(q),
+                            clause: text.to_string(),
+                            signal: o.signal,
+                            basis: Basis::Combined,
+                        });
+                    }
+                    continue;
+                }
+            }
+        }
         let readings: Vec<Quantity> = readings.into_iter().map(|r| r.1).collect();
         let value = match mode {
             ReadingMode::Lowest => {
