@@ -296,6 +296,11 @@ pub fn lone_number(text: &str) -> Option<f64> {
         LazyLock::new(|| Regex::new(r"(?i)\b(zero|cero|ноль|нуль|нуле\w*)\b").expect("compiles"));
     let mut found = None;
     for c in NUMBER.captures_iter(text) {
+        // "MC4", "L1", "R134a": digits glued to a letter name a part.
+        let at = c.name("num").map_or(0, |m| m.start());
+        if text[..at].ends_with(|ch: char| ch.is_alphabetic()) {
+            continue;
+        }
         // "75 degrees" on a voltage step, "30 amp pedestal": a number
         // with a unit is a quantity (or a rating), never a bare reading.
         if c.name("before").is_some() || c.name("after").is_some() || c.name("unit").is_some() {
@@ -329,6 +334,12 @@ pub fn bare_number(text: &str) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_part_name_with_digits_is_no_reading() {
+        assert_eq!(lone_number("MC4 на крыше расплавился"), None);
+        assert_eq!(lone_number("L1 104.8"), Some(104.8));
+    }
 
     #[test]
     fn a_number_no_rv_system_shows_in_a_unit_is_not_read_in_it() {
