@@ -1,9 +1,11 @@
 //! Readings dictated by voice: speech-to-text writes "nine point two volts",
-//! "one forty two degrees", "eight and a half inches". Such runs of English
-//! number words are rewritten as digits before the message is read, so they
-//! are readings like any typed one. A lone "one" ("not one fan kicks on",
-//! "panel one") stays a word: a run is rewritten only when it is two number
-//! words or more, or one followed by a unit.
+//! "one forty two degrees", "eight and a half inches", "catorce punto
+//! cuatro", "cuarenta y dos voltios", "сто восемнадцать вольт", "двенадцать
+//! и семь". Such runs of number words (English, Spanish, Russian) are
+//! rewritten as digits before the message is read, so they are readings
+//! like any typed one. A lone "one" ("not one fan kicks on", "panel one",
+//! "un fusible") stays a word: a run is rewritten only when it is two number
+//! words or more, or one followed by a unit or led by "minus".
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -56,12 +58,141 @@ const UNIT_WORDS: &[&str] = &[
     "microfarads",
     "mfd",
     "uf",
+    "voltios",
+    "voltio",
+    "amperios",
+    "grados",
+    "grado",
+    "pulgadas",
+    "ohmios",
+    "вольт",
+    "вольта",
+    "вольтов",
+    "ампер",
+    "ампера",
+    "градусов",
+    "градуса",
+    "градус",
+    "дюймов",
+    "дюйма",
+    "ом",
+    "ома",
 ];
+
+/// Spanish and Russian number words below twenty, in every form a
+/// dictation gives them ("сорока psi", "восьми вольт").
+const SMALL_WORDS: &[(&str, u32)] = &[
+    ("cero", 0),
+    ("uno", 1),
+    ("una", 1),
+    ("un", 1),
+    ("dos", 2),
+    ("tres", 3),
+    ("cuatro", 4),
+    ("cinco", 5),
+    ("seis", 6),
+    ("siete", 7),
+    ("ocho", 8),
+    ("nueve", 9),
+    ("diez", 10),
+    ("once", 11),
+    ("doce", 12),
+    ("trece", 13),
+    ("catorce", 14),
+    ("quince", 15),
+    ("dieciseis", 16),
+    ("dieciséis", 16),
+    ("diecisiete", 17),
+    ("dieciocho", 18),
+    ("diecinueve", 19),
+    ("ноль", 0),
+    ("нуль", 0),
+    ("нуля", 0),
+    ("один", 1),
+    ("одна", 1),
+    ("одно", 1),
+    ("одного", 1),
+    ("два", 2),
+    ("две", 2),
+    ("двух", 2),
+    ("три", 3),
+    ("трёх", 3),
+    ("трех", 3),
+    ("четыре", 4),
+    ("четырёх", 4),
+    ("четырех", 4),
+    ("пять", 5),
+    ("пяти", 5),
+    ("шесть", 6),
+    ("шести", 6),
+    ("семь", 7),
+    ("семи", 7),
+    ("восемь", 8),
+    ("восьми", 8),
+    ("девять", 9),
+    ("девяти", 9),
+    ("десять", 10),
+    ("десяти", 10),
+    ("одиннадцать", 11),
+    ("двенадцать", 12),
+    ("тринадцать", 13),
+    ("четырнадцать", 14),
+    ("пятнадцать", 15),
+    ("шестнадцать", 16),
+    ("семнадцать", 17),
+    ("восемнадцать", 18),
+    ("девятнадцать", 19),
+];
+
+/// Spanish and Russian tens, and Spanish twenty-something in one word.
+const TENS_WORDS: &[(&str, u32)] = &[
+    ("veinte", 20),
+    ("treinta", 30),
+    ("cuarenta", 40),
+    ("cincuenta", 50),
+    ("sesenta", 60),
+    ("setenta", 70),
+    ("ochenta", 80),
+    ("noventa", 90),
+    ("двадцать", 20),
+    ("двадцати", 20),
+    ("тридцать", 30),
+    ("тридцати", 30),
+    ("сорок", 40),
+    ("сорока", 40),
+    ("пятьдесят", 50),
+    ("пятидесяти", 50),
+    ("шестьдесят", 60),
+    ("шестидесяти", 60),
+    ("семьдесят", 70),
+    ("семидесяти", 70),
+    ("восемьдесят", 80),
+    ("восьмидесяти", 80),
+    ("девяносто", 90),
+];
+
+const VEINTI: &[(&str, u32)] = &[
+    ("veintiuno", 21),
+    ("veintidos", 22),
+    ("veintidós", 22),
+    ("veintitres", 23),
+    ("veintitrés", 23),
+    ("veinticuatro", 24),
+    ("veinticinco", 25),
+    ("veintiseis", 26),
+    ("veintiséis", 26),
+    ("veintisiete", 27),
+    ("veintiocho", 28),
+    ("veintinueve", 29),
+];
+
+const MINUS: &[&str] = &["minus", "menos", "минус"];
 
 #[derive(Clone, Copy, PartialEq)]
 enum Word {
     Small(u32),
     Tens(u32),
+    Compound(u32),
     Hundred,
     Point,
     Half,
@@ -71,9 +202,21 @@ enum Word {
 }
 
 fn word(w: &str) -> Option<Word> {
-    let w = w.to_ascii_lowercase();
+    let w = w.to_lowercase();
     if let Some(i) = UNITS.iter().position(|u| *u == w) {
         return Some(Word::Small(i as u32));
+    }
+    let find = |table: &[(&str, u32)]| table.iter().find(|(t, _)| *t == w).map(|&(_, n)| n);
+    if let Some(n) = find(SMALL_WORDS) {
+        return Some(Word::Small(n));
+    }
+    if let Some(n) = find(TENS_WORDS) {
+        return Some(Word::Tens(n));
+    }
+    // "Veintidós" is twenty and two in one word: a tens word the next
+    // small word cannot add to.
+    if let Some(n) = find(VEINTI) {
+        return Some(Word::Compound(n));
     }
     if w == "oh" {
         return Some(Word::Small(0));
@@ -82,11 +225,14 @@ fn word(w: &str) -> Option<Word> {
         return Some(Word::Tens(20 + 10 * i as u32));
     }
     match w.as_str() {
-        "hundred" => Some(Word::Hundred),
-        "point" => Some(Word::Point),
-        "half" => Some(Word::Half),
+        "hundred" | "cien" | "ciento" | "сто" | "ста" => Some(Word::Hundred),
+        // "Двенадцать и семь" is how 12.7 is said aloud in Russian.
+        "point" | "punto" | "coma" | "точка" | "запятая" | "целых" | "и" => {
+            Some(Word::Point)
+        }
+        "half" | "medio" => Some(Word::Half),
         "quarter" => Some(Word::Quarter),
-        "and" => Some(Word::And),
+        "and" | "y" => Some(Word::And),
         "a" => Some(Word::A),
         _ => None,
     }
@@ -106,6 +252,10 @@ fn value(words: &[Word]) -> Option<f64> {
     while i < int_part.len() {
         match int_part[i] {
             Word::Small(n) => {
+                // "Veintidós tres" is no number.
+                if current % 10 != 0 && current > 20 && current < 100 {
+                    return None;
+                }
                 // "one forty two": a leading digit before tens is hundreds.
                 if current > 0 && current < 10 && n < 10 {
                     return None;
@@ -117,7 +267,7 @@ fn value(words: &[Word]) -> Option<f64> {
                 current += n;
                 seen = true;
             }
-            Word::Tens(n) => {
+            Word::Tens(n) | Word::Compound(n) => {
                 if current > 0 && current < 10 {
                     current *= 100;
                 } else if current % 100 >= 10 {
@@ -141,7 +291,10 @@ fn value(words: &[Word]) -> Option<f64> {
                         fraction = 0.25;
                         i += 2;
                     }
-                    (Some(Word::Small(_) | Word::Tens(_)), _) if current >= 100 => {}
+                    (Some(Word::Small(_) | Word::Tens(_) | Word::Compound(_)), _)
+                        if current >= 100 => {}
+                    // "cuarenta y dos": tens and a digit.
+                    (Some(Word::Small(n)), _) if *n < 10 && current >= 20 && current % 10 == 0 => {}
                     _ => return None,
                 }
             }
@@ -191,7 +344,7 @@ fn number_words_as_digits(text: &str) -> Cow<'_, str> {
         let mut out = Vec::new();
         let mut start = None;
         for (i, c) in text.char_indices() {
-            let part = c.is_ascii_alphabetic();
+            let part = c.is_alphabetic();
             match (part, start) {
                 (true, None) => start = Some(i),
                 (false, Some(s)) => {
@@ -214,7 +367,10 @@ fn number_words_as_digits(text: &str) -> Cow<'_, str> {
             i += 1;
             continue;
         };
-        if !matches!(first, Word::Small(_) | Word::Tens(_)) {
+        if !matches!(
+            first,
+            Word::Small(_) | Word::Tens(_) | Word::Compound(_) | Word::Hundred
+        ) {
             i += 1;
             continue;
         }
@@ -239,16 +395,48 @@ fn number_words_as_digits(text: &str) -> Cow<'_, str> {
         }
         let numeric = words
             .iter()
-            .filter(|w| matches!(w, Word::Small(_) | Word::Tens(_) | Word::Hundred))
+            .filter(|w| {
+                matches!(
+                    w,
+                    Word::Small(_) | Word::Tens(_) | Word::Compound(_) | Word::Hundred
+                )
+            })
             .count();
         let unit_follows = tokens.get(j + 1).is_some_and(|&(a, b)| {
             text[tokens[j].1..a].trim().is_empty()
-                && UNIT_WORDS.contains(&text[a..b].to_ascii_lowercase().as_str())
+                && UNIT_WORDS.contains(&text[a..b].to_lowercase().as_str())
         });
-        let spoken = numeric >= 2 || words.contains(&Word::Point) || words.contains(&Word::Half);
+        // "menos cinco", "минус восемнадцать": a temperature below zero.
+        let minus = i > 0
+            && MINUS.contains(
+                &text[tokens[i - 1].0..tokens[i - 1].1]
+                    .to_lowercase()
+                    .as_str(),
+            )
+            && text[tokens[i - 1].1..tokens[i].0].trim().is_empty();
+        // "ни одного вольта", "not one volt": none, not one.
+        let none = i > 0
+            && ["ни", "not", "ni"].contains(
+                &text[tokens[i - 1].0..tokens[i - 1].1]
+                    .to_lowercase()
+                    .as_str(),
+            );
+        if none {
+            i += 1;
+            continue;
+        }
+        let spoken = numeric >= 2
+            || words.contains(&Word::Point)
+            || words.contains(&Word::Half)
+            || matches!(words[..], [Word::Compound(_)]);
         match value(&words) {
-            Some(v) if spoken || unit_follows => {
-                out.push_str(&text[copied..tokens[i].0]);
+            Some(v) if spoken || unit_follows || minus => {
+                let (start, v) = if minus {
+                    (tokens[i - 1].0, -v)
+                } else {
+                    (tokens[i].0, v)
+                };
+                out.push_str(&text[copied..start]);
                 let mut s = format!("{v}");
                 if s.ends_with(".0") {
                     s.truncate(s.len() - 2);
@@ -304,6 +492,25 @@ mod tests {
             "10.5 wc during the trial"
         );
         assert_eq!(d("11 y medio de columna"), "11.5 de columna");
+        assert_eq!(
+            d("sube a catorce punto cuatro y luego baja"),
+            "sube a 14.4 y luego baja"
+        );
+        assert_eq!(
+            d("hay cuarenta y dos voltios o sea con sol"),
+            "hay 42 voltios o sea con sol"
+        );
+        assert_eq!(d("en el molde marca menos cinco"), "en el molde marca -5");
+        assert_eq!(d("veintidós psi"), "22 psi");
+        assert_eq!(
+            d("на разъёме модуля короче сто восемнадцать вольт"),
+            "на разъёме модуля короче 118 вольт"
+        );
+        assert_eq!(
+            d("на насосе двенадцать и семь вольт а он не крутится"),
+            "на насосе 12.7 вольт а он не крутится"
+        );
+        assert_eq!(d("выключается на сорока psi"), "выключается на 40 psi");
     }
 
     #[test]
@@ -315,6 +522,11 @@ mod tests {
             "a fuse and a relay",
             "point the meter at it",
             "put a new one in, runs",
+            "cambié un fusible y los dos relés",
+            "один и тот же провод",
+            "uno de los gatos",
+            "на шине нуля в щите болт еле держится",
+            "фаза-ноль ни одного вольта",
         ] {
             assert_eq!(d(s), s);
         }
