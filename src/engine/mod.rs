@@ -20,6 +20,7 @@ pub mod lexicon;
 mod pattern_classes;
 pub mod registry;
 pub mod report;
+pub mod shorthand;
 pub mod spoken;
 pub mod state;
 pub mod turn;

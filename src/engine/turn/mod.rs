@@ -234,6 +234,11 @@ impl<'a> Turn<'a> {
             std::borrow::Cow::Owned(digits) => digits,
             std::borrow::Cow::Borrowed(_) => text,
         };
+        // "main bkr input", "сейл закр.": shop shorthand written out.
+        let text = match super::shorthand::expand(&text) {
+            std::borrow::Cow::Owned(full) => full,
+            std::borrow::Cow::Borrowed(_) => text,
+        };
         Turn {
             engine,
             ctx,
