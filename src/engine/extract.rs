@@ -635,7 +635,10 @@ pub fn step_answers(
     for clause in parts {
         let offset = clause.as_ptr() as usize - text.as_ptr() as usize;
         let clause_end = offset + clause.len();
-        if understand::in_question(&questions, offset) || REJECTED_VALUE.is_match(clause) {
+        if understand::in_question(&questions, offset)
+            || REJECTED_VALUE.is_match(clause)
+            || REFERENCE_READING.is_match(clause)
+        {
             continue;
         }
         let resolved = antecedent
@@ -898,6 +901,13 @@ fn asked_or_named<'p>(
         .enumerate()
         .filter(move |(i, s)| wanted(s) && (Some(*i) == active || s.subject.is_match(text)))
 }
+
+pattern!(
+    /// "Rear zone pump connector 13.1 for comparison": a reading taken
+    /// elsewhere to compare with, not the check asked.
+    REFERENCE_READING,
+    r"\b(for (comparison|reference|compare)|to compare|as a reference|para comparar|de referencia|como referencia|для сравнения|для справки|для примера)\b"
+);
 
 pattern!(
     STATED_DIFFERENCE,
