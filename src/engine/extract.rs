@@ -1356,6 +1356,36 @@ pattern!(
     r"(?P<new>\d{1,6}(?:[.,]\d{1,4})?)\s*(?:[a-zа-я°µ]{0,6}\s*)?,?\s*(?:not|no|а не|не)\s+(?P<old>\d{1,6}(?:[.,]\d{1,4})?)\b"
 );
 
+pattern!(
+    /// The clause of a correction that tells what the earlier number was:
+    /// "12,4 было без кнопки", "the 0,03 A fue con el solar", "вчера
+    /// сказал 13,4".
+    SAID_BEFORE,
+    r"\b(was|were|said|told you|earlier|before|yesterday|fue|era|dije|de antes|antes|было|был|была|сказал\w*|раньше|вчера)\b"
+);
+
+/// "Поправка. 12,4 было без нажатой кнопки. с кнопкой 10,1": a correction
+/// with two numbers, one in a clause telling what it was before: (the
+/// earlier number, the corrected one, the clause that gives it).
+fn said_before_and_now(text: &str) -> Option<(f64, f64, &str)> {
+    let mut numbers: Vec<(f64, bool, &str)> = Vec::new();
+    for clause in clauses(text) {
+        let before = SAID_BEFORE.is_match(clause);
+        for m in NUMBER_TOKEN.find_iter(clause) {
+            if clause[..m.start()].ends_with(|c: char| c.is_alphabetic()) {
+                continue;
+            }
+            numbers.push((m.as_str().replace(',', ".").parse().ok()?, before, clause));
+        }
+    }
+    match numbers[..] {
+        [(old, true, _), (new, false, clause)] | [(new, false, clause), (old, true, _)] => {
+            Some((old, new, clause))
+        }
+        _ => None,
+    }
+}
+
 /// A correction that gives only a number ("wait i misread, that was 12.17
 /// not 12.7", "perdón, fueron 40, no 50"): the reading it corrects is the
 /// latest measurement recorded with the replaced number, else the latest
@@ -1372,9 +1402,18 @@ pub fn corrected_reading(
         return None;
     }
     let parse = |s: &str| s.replace(',', ".").parse::<f64>().ok();
+    // Where the corrected number was said: the part the message names
+    // there is the one it was measured at.
+    let mut scope = text;
     let (new, old) = match NUMBER_NOT_NUMBER.captures(text) {
         Some(c) => (parse(&c["new"])?, parse(&c["old"])),
-        None => (lone_number(text).or_else(|| bare_number(text))?, None),
+        None => match said_before_and_now(text) {
+            Some((old, new, clause)) => {
+                scope = clause;
+                (new, Some(old))
+            }
+            None => (lone_number(text).or_else(|| bare_number(text))?, None),
+        },
     };
     let measurements = recorded.iter().rev().filter(|(i, _)| {
         proc.steps[*i].kind == StepKind::Measurement && proc.steps[*i].unit.is_some()
@@ -1391,10 +1430,10 @@ pub fn corrected_reading(
         .iter()
         .enumerate()
         .filter(|(_, st)| st.kind == StepKind::Measurement && st.unit.is_some())
-        .filter_map(|(i, st)| st.subject.longest_match(text).map(|len| (len, i)))
+        .filter_map(|(i, st)| st.subject.longest_match(scope).map(|len| (len, i)))
         .max_by_key(|(len, _)| *len)
         .map(|(_, i)| i);
-    if named.is_none() && proc.components.iter().any(|c| c.names.is_match(text)) {
+    if named.is_none() && proc.components.iter().any(|c| c.names.is_match(scope)) {
         return None;
     }
     let step = match (named, old) {
