@@ -20,14 +20,28 @@ pattern!(
 );
 pattern!(
     STALL,
-    r"^\s*(let me|lemme|let'?s see|i'?ll|i will|gonna|going to|about to|pulling|setting|checking|looking|grabbing|getting|heading|hold on|hang on|one (sec|second|min|minute)|a (sec|second|min|minute)|sec\b|gimme|give me a|wait|brb|found it|got it|on it|be right|working on it|d[eé]jame|dejeme|d[eé]jeme|ahi voy|ahí voy|voy a|voy\b|espera|espere|espero|un momento|un segundo|ahorita|ya voy|dame un|déjame|сейчас|щас|ща\b|жду|погоди|подожди|минут|секунд|сек\b|секу\w*|пойду|гляну|посмотрю|проверю|иду|счас)"
+    r"^\s*(let me|lemme|let'?s see|i'?ll|i will|gonna|going to|about to|pulling|setting|checking|looking|grabbing|getting|heading|hold on|hang on|one (sec|second|min|minute)|a (sec|second|min|minute)|sec\b|gimme|give me a|wait|brb|found it|got it|on it|be right|working on it|d[eé]jame|dejeme|d[eé]jeme|ahi voy|ahí voy|voy a|voy\b|espera|espere|espero|un momento|un segundo|ahorita|ya voy|dame un( sec| seg\w*| minuto| momento)?|déjame|сейчас|щас|ща\b|жду|погоди|подожди|минут|секунд|сек\b|секу\w*|пойду|гляну|посмотрю|проверю|иду|счас)"
 );
 
 // An action under way or about to be: "pulling …", "teeing in …",
 // "voy a …", "destapando …", "ya lo vi, le pongo …", "сейчас сниму".
 pattern!(
     DOING,
-    r"^\s*(\w+ing\b|i'?m \w+ing\b|(i'?ll|i will|i gotta|i have to|i need to|gonna|going to|about to|let me|lemme|gotta|got to|have to|need to) (go )?\w+|(ya )?(lo|la) (vi|veo|encontr[eé])|voy a|vamos a|le (pongo|pego|conecto|meto)|lo (abro|quito|saco|reviso|checo)|\w+(ando|iendo)\b|ah[ií] est[aá]|сейчас|щас|ща\b|пойду|иду|сниму|сейчас \w+|\w+(аю|яю|ую)\b|завожу|лезу|кину|закину|гляну|voy\b|estoy \w+(ando|iendo))"
+    r"^\s*(\w+ing\b|i'?m \w+ing\b|(i'?ll|i will|i gotta|i have to|i need to|gonna|going to|about to|let me|lemme|gotta|got to|have to|need to) (go )?\w+|(ya )?(lo|la) (vi|veo|encontr[eé])|voy a|vamos a|le (pongo|pego|conecto|meto)|lo (abro|quito|saco|reviso|checo)|\w+(ando|iendo)\b|ah[ií] est[aá]|сейчас|щас|ща\b|пойду|иду|сниму|сейчас \w+|\w+(аю|яю|ую)\b|завожу|лезу|кину|закину|гляну|voy\b|(estoy|ando) \w+(ando|iendo)|waiting\b|esperando\b)"
+);
+
+// Words said while thinking aloud or dictating: "uh", "like", "este",
+// "o sea", "ну", "короче".
+pattern!(
+    FILLER,
+    r"(^|\s)(uh+|um+|erm|este|o sea|osea|pues|ну|короче|типа|like)([\s,.!]|$)"
+);
+
+// A message ending by asking for time: "ya subí al techo, dame un minuto",
+// "engaging it now, back in 5 min", "clamp on, waiting for it to shed".
+pattern!(
+    ENDS_STALLING,
+    r"(\b(give me|gimme) (a|one|\d+) (sec|second|min|minute)s?|\bback in (a|\d+) ?(sec|min|minute)s?|\b(be right back|brb)|\bwaiting (for|on) (it|the)\b.*|\bdame un (sec|seg|segundo|minuto|momento)|\b(ahorita|ahora) (vengo|vuelvo|regreso|te digo|te aviso)|\bte (digo|aviso) (ahorita|en un rato|luego)|\bпогоди|\bподожди|\bсейчас вернусь|\bщас гляну|\bсейчас гляну|\bи гляну)\s*[.!]*\s*$"
 );
 
 // "I couldn't check that": no tool, no access, no time. A clause saying so
@@ -87,7 +101,18 @@ pub fn asks(text: &str) -> bool {
 
 /// The message only acknowledges or stalls: it states nothing.
 pub fn is_ack(text: &str) -> bool {
-    let t = text.trim();
+    // "ну короче щас гляну", "este déjame quitar la rejilla": fillers said
+    // while talking carry nothing.
+    let unfilled = FILLER.replace_all(text, " ");
+    let t = unfilled.trim();
+    // "…, dame un minuto", "… back in 5 min": a message that ends by asking
+    // for time, with no reading or state in it, is a stall.
+    if ENDS_STALLING.is_match(t)
+        && super::units::find_quantities(t).is_empty()
+        && !super::lexicon::NO.is_match(t)
+    {
+        return true;
+    }
     let rest = ACK_LEAD.find(t).map_or(t, |m| &t[m.end()..]);
     let rest = rest.trim_matches(|c: char| c.is_whitespace() || ",.!;:-".contains(c));
     if rest.is_empty() {
