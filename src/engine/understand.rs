@@ -72,11 +72,11 @@ pattern!(
 );
 pattern!(
     TO_RUSSIAN,
-    r"^\s*(in )?russian\s*(please|pls|plz)?\s*[.!?]*\s*$|^\s*(en )?ruso\s*(por ?favor|porfa)?\s*[.!?]*\s*$|\b(do|say|continue|keep going|carry on|go on|run|write|answer|can (u|you|we)|could (u|you|we))\b.{0,30}\bin russian\b|\b(cambia|cambiar|pasa|pasar|seguimos|sigamos)\b.{0,15}\b(a|al|en) ruso\b|\b(switch|change|go|talk|speak|answer|reply|respond|write)\b.{0,25}\b(russian)\b|\b(in) russian,? please\b|\b(en|a|al) ruso\b|\bпо-?русски\b|\bна русск\w*\b"
+    r"^\s*(in )?russian\s*(please|pls|plz)?\s*[.!?]*\s*$|^\s*(en )?ruso\s*(por ?favor|porfa)?\s*[.!?]*\s*$|\b(do|say|continue|keep going|carry on|go on|run|write|answer|can (u|you|we)|could (u|you|we))\b.{0,30}\bin russian\b|\b(cambia|cambiar|pasa|pasar|seguimos|sigamos)\b.{0,15}\b(a|al|en) ruso\b|\b(switch|change|go|talk|speak|answer|reply|respond|write)\b.{0,25}\b(russian)\b|\b(in) russian,? please\b|\b(en|a|al) ruso\b|\bпо-?русски\b|\bна русск\w*\b|^\s*(ru|rus|рус)\s*(pls|plz|please|пожалуйста)\b"
 );
 pattern!(
     TO_ENGLISH,
-    r"^\s*(in )?english\s*(please|pls|plz)?\s*[.!?]*\s*$|^\s*(en )?ingl[eé]s\s*(por ?favor|porfa)?\s*[.!?]*\s*$|^\s*(по-?английски|на английском)\s*(пожалуйста|плиз)?\s*[.!?]*\s*$|\b(do|say|continue|keep going|carry on|go on|run|write|answer|can (u|you|we)|could (u|you|we))\b.{0,30}\bin english\b|\b(switch|change|go|talk|speak|answer|reply|respond|write)\b.{0,25}\benglish\b|\bin english,? please\b|\b(en|a|al) ingl[eé]s\b|\bпо-?английски\b|\bна английск\w*\b"
+    r"^\s*(in )?english\s*(please|pls|plz)?\s*[.!?]*\s*$|^\s*(en )?ingl[eé]s\s*(por ?favor|porfa)?\s*[.!?]*\s*$|^\s*(по-?английски|на английском)\s*(пожалуйста|плиз)?\s*[.!?]*\s*$|\b(do|say|continue|keep going|carry on|go on|run|write|answer|can (u|you|we)|could (u|you|we))\b.{0,30}\bin english\b|\b(switch|change|go|talk|speak|answer|reply|respond|write)\b.{0,25}\benglish\b|\bin english,? please\b|\b(en|a|al) ingl[eé]s\b|\bпо-?английски\b|\bна английск\w*\b|\b(давай|перейди|переключи\w*|пиши|отвечай)\b.{0,12}\b(in |на )?english\b|\b(c[aá]mbia(s|me|nos)?|p[aá]sa(s|me|te)?|p[oó]n(me)?|habla(me)?|esc[rí]be(me)?)\b.{0,12}\b(a|al|en) english\b"
 );
 
 /// The language an explicit request asks the replies to switch to.
@@ -326,5 +326,14 @@ mod tests {
         assert_eq!(language_request("can you answer in english"), Some("en"));
         assert_eq!(language_request("háblame en español"), Some("es"));
         assert_eq!(language_request("the spanish guy said it works"), None);
+        assert_eq!(
+            language_request("давай in English, мне так проще"),
+            Some("en")
+        );
+        assert_eq!(
+            language_request("¿me cambias a English? el writer no lee español"),
+            Some("en")
+        );
+        assert_eq!(language_request("ru pls, Sergei's taking over"), Some("ru"));
     }
 }

@@ -90,6 +90,11 @@ impl<'a> Turn<'a> {
             }
             return ("ACK", transition, reply);
         }
+        // "Where are we at?", "¿por dónde íbamos?" ask for the recap, not
+        // where a part is.
+        if lexicon::RECAP.is_match(&text) {
+            return self.recap(proc);
+        }
         if lexicon::HOWTO.is_match(&text) {
             return self.subflow(proc, Submode::Howto, "HOWTO");
         }
@@ -102,9 +107,6 @@ impl<'a> Turn<'a> {
                 && !lexicon::META.is_match(&text)
         {
             return self.subflow(proc, Submode::Explain, "EXPLAIN");
-        }
-        if lexicon::RECAP.is_match(&text) {
-            return self.recap(proc);
         }
         if self.st.isolation.complete {
             return self.after_isolation(proc);
