@@ -669,7 +669,7 @@ pub fn step_answers(
             clause,
             test_words,
             active.map(|a| &proc.steps[a]),
-        );
+        ) && !restores_test_setup(clause);
         if repaired {
             continue;
         }
@@ -1265,12 +1265,30 @@ fn is_bare_reply(clause: &str) -> bool {
 /// relay, runs now"). Readings in it describe the unit after the repair,
 /// not the fault, so they answer no step.
 pub fn states_repair(text: &str) -> bool {
-    lexicon::REPAIR_VERB.is_match(text)
-        && lexicon::WORKS_NOW.is_match(text)
+    // "With the converter running" is how a check was made, not the unit
+    // working after a fix.
+    lexicon::WORKS_NOW.is_match(&without_conditions(text))
         && !FIX_FAILED.is_match(text)
-        && clauses(text)
-            .iter()
-            .any(|c| lexicon::REPAIR_VERB.is_match(c) && !earlier_work(c))
+        && clauses(text).iter().any(|c| {
+            lexicon::REPAIR_VERB.is_match(c) && !earlier_work(c) && !restores_test_setup(c)
+        })
+}
+
+pattern!(
+    /// "Battery reconnected", "подключил shore обратно", "plugged shore
+    /// back in": putting the supply back after a test, not a repair.
+    TEST_SETUP_RESTORED,
+    r"\b(re-?connected|reconnect\w*|hooked (it |them )?back up|plugged (it |them )?back in|подключил\w*|переподключил\w*|воткнул\w*|reconect[eé]|conect[eé])\b\s*(the |el |la |los |обратно )?(shore|battery|batteries|batts?|power|cord|шор\w*|акб|аккумулятор\w*|батаре\w*|питание|bater[ií]as?|corriente)\b|\b(shore|battery|batteries|batts?|шор\w*|акб|аккумулятор\w*|батаре\w*|bater[ií]as?)\s+(re-?connected|back (on|in)|подключ\w*|reconectad\w*)\b"
+);
+
+/// The clause's only repair words put a test's supply back.
+fn restores_test_setup(clause: &str) -> bool {
+    TEST_SETUP_RESTORED.is_match(clause)
+        && lexicon::REPAIR_VERB.find_iter(clause).all(|m| {
+            TEST_SETUP_RESTORED
+                .find_iter(clause)
+                .any(|t| t.start() <= m.start() && m.end() <= t.end())
+        })
 }
 
 /// Some clause of the message says a fix was made ("replaced the high
@@ -1279,7 +1297,7 @@ pub fn states_repair(text: &str) -> bool {
 pub fn states_a_fix_in(text: &str) -> bool {
     clauses(text)
         .iter()
-        .any(|c| states_a_fix(None, c, None, None) && !earlier_work(c))
+        .any(|c| states_a_fix(None, c, None, None) && !earlier_work(c) && !restores_test_setup(c))
 }
 
 pattern!(
