@@ -656,3 +656,235 @@ async fn lines_over_http_and_the_cli() {
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(err.contains("qty: part line 1"), "{err}");
 }
+
+/// A roof fan diagnosed to its blown fuse; the report is not written yet.
+async fn diagnosed_fan(desk: &Desk, customer: &str, technician: &str) -> String {
+    let s = api::session_new(
+        desk,
+        SessionNewRequest {
+            complaint: "Roof fan does not run".into(),
+            customer: Some(customer.into()),
+            technician: Some(technician.into()),
+            ..Default::default()
+        },
+    )
+    .await
+    .unwrap();
+    for line in ["the roof fan does not work", "the panel fuse is blown"] {
+        desk.chat_turn(&s.id, line, vec![]).await.unwrap();
+    }
+    s.id
+}
+
+/// The diagnosis proposes a line's labor and parts; the report revision
+/// carries each line's pay type, warranty party and totals, and the whole
+/// repair order beside (the portal contract allows added fields).
+#[tokio::test]
+async fn the_portal_report_carries_the_lines_pay_types_and_totals() {
+    let dir = tempfile::tempdir().unwrap();
+    let desk = Desk::open(dir.path()).await.unwrap();
+    shop_rates(&desk).await;
+    let id = diagnosed_fan(&desk, "Dana Whitfield", "Alex").await;
+    let order = ro::ro_show(
+        &desk,
+        SessionRef {
+            session_id: id.clone(),
+        },
+    )
+    .await
+    .unwrap();
+    let [fan] = order.diagnoses.as_slice() else {
+        panic!("one diagnosis: {:?}", order.diagnoses);
+    };
+    assert!(fan.cause.is_some(), "{fan:?}");
+    assert!(!fan.labor.is_empty(), "the finding proposes labor: {fan:?}");
+    // The writer takes the proposal, prices it and files it under the
+    // coach maker's warranty.
+    let mut parts = fan.parts.clone();
+    for p in &mut parts {
+        p.unit_price = "4.10".into();
+    }
+    let line1 = order.lines[0].id.clone();
+    let saved = ro::ro_line_save(
+        &desk,
+        RoLineSaveRequest {
+            session_id: id.clone(),
+            line: RoLineInput {
+                line_id: Some(line1),
+                complaint: "Roof fan does not run".into(),
+                pay_type: "warranty".into(),
+                warranty_payer: Some("coach".into()),
+                engine_complaint: Some(fan.key.clone()),
+                labor: fan.labor.clone(),
+                parts,
+                ..Default::default()
+            },
+        },
+    )
+    .await
+    .unwrap();
+    let fan_total = saved.lines[0].totals.total.to_string();
+    ro::ro_line_save(
+        &desk,
+        RoLineSaveRequest {
+            session_id: id.clone(),
+            line: RoLineInput {
+                complaint: "Replace torn screen door".into(),
+                pay_type: "customer".into(),
+                parts: vec![part("SD-1", "Screen door kit", "1", "59.00")],
+                ..Default::default()
+            },
+        },
+    )
+    .await
+    .unwrap();
+    desk.chat_turn(&id, "write the report", vec![])
+        .await
+        .unwrap();
+    let payload: String =
+        sqlx::query_scalar("SELECT payload FROM outbox WHERE session_id = ? AND kind = 'report'")
+            .bind(&id)
+            .fetch_one(desk.store().pool())
+            .await
+            .unwrap();
+    let p: Value = serde_json::from_str(&payload).unwrap();
+    assert_eq!(p["ro_number"], "RO-000001");
+    let line = &p["lines"][0];
+    assert_eq!(line["pay_type"], "warranty", "{line}");
+    assert_eq!(line["warranty"], json!({"payer": "coach", "maker": null}));
+    assert_eq!(line["totals"]["total"], fan_total.as_str());
+    assert!(
+        line["cause"].as_str().unwrap().len() > 5,
+        "the 3C stays: {line}"
+    );
+    let ro_lines = p["repair_order"]["lines"].as_array().unwrap();
+    assert_eq!(ro_lines.len(), 2);
+    assert_eq!(ro_lines[1]["pay_type"], "customer");
+    assert_eq!(ro_lines[1]["parts"][0]["amount"], "59.00");
+    // 59.00 of parts at 8.25 % = 4.8675 → 4.87.
+    assert_eq!(ro_lines[1]["totals"]["tax"], "4.87");
+    assert_eq!(ro_lines[1]["totals"]["total"], "63.87");
+    assert_eq!(p["repair_order"]["tax_rate"], "8.25");
+    // The contract's fields are all still there.
+    for field in [
+        "report_id",
+        "revision",
+        "complaint",
+        "cause",
+        "correction",
+        "labor",
+        "parts",
+    ] {
+        assert!(!p[field].is_null(), "{field}: {p}");
+    }
+}
+
+/// The manager's CSV opens in a spreadsheet with the right characters: a
+/// UTF-8 byte order mark, then the names and units byte for byte, and the
+/// repair order's money columns.
+#[tokio::test]
+async fn the_csv_has_a_bom_and_money_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = {
+        let desk = Desk::open(dir.path()).await.unwrap();
+        shop_rates(&desk).await;
+        let id = diagnosed_fan(&desk, "José Núñez", "Пётр").await;
+        ro::ro_line_save(
+            &desk,
+            RoLineSaveRequest {
+                session_id: id.clone(),
+                line: RoLineInput {
+                    complaint: "A/C run capacitor reads 12 µF, rated 45 µF".into(),
+                    pay_type: "customer".into(),
+                    labor: vec![labor("Replace run capacitor", "0.5")],
+                    parts: vec![part("CAP-45", "Run capacitor 45 µF", "1", "18.95")],
+                    ..Default::default()
+                },
+            },
+        )
+        .await
+        .unwrap();
+        desk.chat_turn(&id, "write the report", vec![])
+            .await
+            .unwrap();
+        desk.close().await;
+        id
+    };
+    let today = chrono::Local::now().date_naive();
+    let (from, to) = (
+        (today - chrono::Duration::days(1)).to_string(),
+        (today + chrono::Duration::days(1)).to_string(),
+    );
+    let out = tempfile::tempdir().unwrap();
+    let result = common::cli_json(
+        dir.path(),
+        &[
+            "export",
+            "reports",
+            "--from",
+            &from,
+            "--to",
+            &to,
+            "--out",
+            out.path().to_str().unwrap(),
+            "--json",
+        ],
+    );
+    let bytes =
+        std::fs::read(Path::new(result["path"].as_str().unwrap()).join("summary.csv")).unwrap();
+    assert_eq!(
+        &bytes[..3],
+        b"\xEF\xBB\xBF",
+        "a UTF-8 byte order mark first"
+    );
+    let contains = |needle: &[u8]| bytes.windows(needle.len()).any(|w| w == needle);
+    assert!(
+        contains(b"Jos\xC3\xA9 N\xC3\xBA\xC3\xB1ez"),
+        "José Núñez in UTF-8"
+    );
+    assert!(
+        contains(b"\xD0\x9F\xD1\x91\xD1\x82\xD1\x80"),
+        "Пётр in UTF-8"
+    );
+    assert!(contains(b"12 \xC2\xB5F"), "µF in UTF-8");
+    let text = String::from_utf8(bytes[3..].to_vec()).expect("valid UTF-8");
+    let rows: Vec<Vec<String>> = text
+        .split("\r\n")
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            // No cell here holds a quote; quoted commas are joined back.
+            let mut cells: Vec<String> = Vec::new();
+            let mut open = false;
+            for part in l.split(',') {
+                if open {
+                    let last = cells.last_mut().unwrap();
+                    last.push(',');
+                    last.push_str(part);
+                } else {
+                    cells.push(part.to_owned());
+                }
+                open ^= part.matches('"').count() % 2 == 1;
+            }
+            cells
+                .into_iter()
+                .map(|c| c.trim_matches('"').to_owned())
+                .collect()
+        })
+        .collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    let col = |name: &str| rows[0].iter().position(|h| h == name).unwrap();
+    let row = &rows[1];
+    assert_eq!(row[col("session_id")], id);
+    assert_eq!(row[col("customer")], "José Núñez");
+    assert_eq!(row[col("technician")], "Пётр");
+    assert_eq!(row[col("ro_number")], "RO-000001");
+    assert_eq!(
+        row[col("ro_lines")],
+        "1. Roof fan does not run (customer) | 2. A/C run capacitor reads 12 µF, rated 45 µF (customer)"
+    );
+    // 0.5 h × 145.00 = 72.50; parts 18.95, tax 8.25 % = 1.563375 → 1.56.
+    assert_eq!(row[col("labor_amount")], "72.50");
+    assert_eq!(row[col("parts_amount")], "18.95");
+    assert_eq!(row[col("tax")], "1.56");
+    assert_eq!(row[col("total")], "93.01");
+}

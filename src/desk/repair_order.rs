@@ -220,7 +220,7 @@ impl Desk {
     }
 
     /// The lines priced, without the diagnoses.
-    async fn priced_order(&self, session_id: &str) -> Result<RepairOrder> {
+    pub(crate) async fn priced_order(&self, session_id: &str) -> Result<RepairOrder> {
         let session = self.store().session(session_id).await?;
         let lines = self.store().ro_lines(session_id).await?;
         let settings = self.ro_settings().await?;
