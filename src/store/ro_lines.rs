@@ -116,7 +116,9 @@ impl Store {
     /// A session's lines in order, each with its labor and parts.
     pub async fn ro_lines(&self, session_id: &str) -> Result<Vec<RoLine>> {
         self.session(session_id).await?;
-        let mut conn = self.pool().acquire().await?;
+        // One read transaction: the lines and their items from one snapshot,
+        // never a line from before a save with items from after it.
+        let mut conn = self.pool().begin().await?;
         let rows = sqlx::query(
             "SELECT id, line_no, complaint, pay_type, warranty_payer, warranty_maker, engine_complaint
                FROM ro_lines WHERE session_id = ? ORDER BY line_no",
@@ -178,6 +180,7 @@ impl Store {
                 )
                 .collect();
         }
+        conn.commit().await?;
         Ok(lines)
     }
 
@@ -315,6 +318,11 @@ impl Store {
         .bind(session_id)
         .execute(&mut *tx)
         .await?;
+        sqlx::query("UPDATE sessions SET updated_at = ? WHERE id = ?")
+            .bind(now())
+            .bind(session_id)
+            .execute(&mut *tx)
+            .await?;
         tx.commit().await?;
         Ok(())
     }
