@@ -10,10 +10,12 @@ use crate::common;
 use std::path::Path;
 
 use serde_json::{json, Value};
-use servicedesk::api::repair_order::{self as ro, RoLineDeleteRequest, RoLineSaveRequest};
+use servicedesk::api::repair_order::{
+    self as ro, RoLineAuthorizeRequest, RoLineDeleteRequest, RoLineSaveRequest,
+};
 use servicedesk::api::{self, SessionNewRequest, SessionRef};
 use servicedesk::desk::repair_order::{
-    RepairOrder, RoLaborInput, RoLineInput, RoPartInput, RoSettingsPatch,
+    RepairOrder, RoAuthorizeInput, RoLaborInput, RoLineInput, RoPartInput, RoSettingsPatch,
 };
 use servicedesk::desk::Desk;
 
@@ -887,4 +889,146 @@ async fn the_csv_has_a_bom_and_money_columns() {
     assert_eq!(row[col("parts_amount")], "18.95");
     assert_eq!(row[col("tax")], "1.56");
     assert_eq!(row[col("total")], "93.01");
+}
+
+fn answer(line_id: &str, decision: &str, by: &str, method: &str) -> RoAuthorizeInput {
+    RoAuthorizeInput {
+        line_id: line_id.into(),
+        decision: decision.into(),
+        by: by.into(),
+        method: method.into(),
+        at: None,
+    }
+}
+
+/// Each line's estimate is approved or declined, with by whom, how and
+/// when; a declined line keeps its estimate but leaves the RO's totals; a
+/// changed estimate needs a new answer; the portal payload carries it.
+#[tokio::test]
+async fn each_lines_estimate_is_approved_or_declined() {
+    let dir = tempfile::tempdir().unwrap();
+    let desk = Desk::open(dir.path()).await.unwrap();
+    let (id, order) = three_lines(&desk).await;
+    let ids: Vec<String> = order.lines.iter().map(|l| l.id.clone()).collect();
+    assert!(order
+        .lines
+        .iter()
+        .all(|l| l.authorization.status.as_str() == "pending"));
+    let authorize = |input: RoAuthorizeInput| {
+        ro::ro_line_authorize(
+            &desk,
+            RoLineAuthorizeRequest {
+                session_id: id.clone(),
+                authorization: input,
+            },
+        )
+    };
+    authorize(RoAuthorizeInput {
+        at: Some("2026-03-02T09:30:00Z".into()),
+        ..answer(
+            &ids[0],
+            "approved",
+            "Grand Design warranty, claim 7781",
+            "phone",
+        )
+    })
+    .await
+    .unwrap();
+    authorize(answer(&ids[1], "approved", "José Núñez", "signature"))
+        .await
+        .unwrap();
+    let after = authorize(answer(&ids[2], "declined", "José Núñez", "in_person"))
+        .await
+        .unwrap();
+    let a = &after.lines[0].authorization;
+    assert_eq!(a.status.as_str(), "approved");
+    assert_eq!(a.by.as_deref(), Some("Grand Design warranty, claim 7781"));
+    assert_eq!(a.method.map(|m| m.as_str()), Some("phone"));
+    assert_eq!(a.at.as_deref(), Some("2026-03-02T09:30:00Z"));
+    assert_eq!(a.total.map(|t| t.to_string()).as_deref(), Some("262.30"));
+    assert_eq!(after.lines[2].authorization.status.as_str(), "declined");
+    // The declined line keeps its estimate (46.43) but leaves the totals:
+    // 426.79 - 46.43 = 380.36.
+    assert_eq!(after.lines[2].totals.total.to_string(), "46.43");
+    assert_eq!(after.totals.total.to_string(), "380.36");
+    assert_eq!(after.totals.tax.to_string(), "3.32");
+
+    // Rewording the complaint keeps the answer; a changed estimate does not.
+    let l2 = &after.lines[1];
+    let resave = |hours: &str| RoLineSaveRequest {
+        session_id: id.clone(),
+        line: RoLineInput {
+            line_id: Some(l2.id.clone()),
+            complaint: "Awning will not retract".into(),
+            pay_type: "customer".into(),
+            labor: vec![labor("Adjust awning arms", hours)],
+            parts: vec![part("AW-12", "Awning arm bushing", "4", "2.15")],
+            ..Default::default()
+        },
+    };
+    let o = ro::ro_line_save(&desk, resave("0.75")).await.unwrap();
+    assert_eq!(o.lines[1].authorization.status.as_str(), "approved");
+    let o = ro::ro_line_save(&desk, resave("1.25")).await.unwrap();
+    assert_eq!(o.lines[1].authorization.status.as_str(), "pending");
+    assert_eq!(o.lines[1].authorization.by, None);
+
+    // Bad answers name the field and change nothing.
+    for (input, field) in [
+        (answer(&ids[1], "maybe", "José", "phone"), "decision"),
+        (answer(&ids[1], "approved", " ", "phone"), "by"),
+        (answer(&ids[1], "approved", "José", "fax"), "method"),
+        (
+            RoAuthorizeInput {
+                at: Some("yesterday".into()),
+                ..answer(&ids[1], "approved", "José", "phone")
+            },
+            "at",
+        ),
+        (
+            answer("no-such-line", "approved", "José", "phone"),
+            "line_id",
+        ),
+    ] {
+        let e = authorize(input).await.unwrap_err();
+        assert!(
+            e.message.starts_with(&format!("{field}: ")),
+            "{}",
+            e.message
+        );
+    }
+    let now = ro::ro_show(
+        &desk,
+        SessionRef {
+            session_id: id.clone(),
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(now.lines[1].authorization.status.as_str(), "pending");
+    // A line with no labor or parts has no estimate to answer.
+    let bare = ro::ro_line_save(
+        &desk,
+        RoLineSaveRequest {
+            session_id: id.clone(),
+            line: RoLineInput {
+                complaint: "Check the tire pressure".into(),
+                pay_type: "customer".into(),
+                ..Default::default()
+            },
+        },
+    )
+    .await
+    .unwrap();
+    let e = authorize(answer(&bare.lines[3].id, "approved", "José", "phone"))
+        .await
+        .unwrap_err();
+    assert!(e.message.contains("no estimate yet"), "{}", e.message);
+
+    // The portal's copy of the repair order carries each line's answer.
+    let payload = desk.ro_payload(&id).await.unwrap();
+    let lines = payload.order["lines"].as_array().unwrap();
+    assert_eq!(lines[0]["authorization"]["status"], "approved");
+    assert_eq!(lines[0]["authorization"]["method"], "phone");
+    assert_eq!(lines[2]["authorization"]["status"], "declined");
+    assert_eq!(lines[2]["authorization"]["by"], "José Núñez");
 }

@@ -96,6 +96,8 @@ async fn cross_origin_plain_text_and_tokenless_calls_are_refused_and_change_noth
             "artifact_add" => json!({ "session_id": session, "path": secret }),
             "portal_settings" => json!({ "url": "https://evil.example" }),
             "ro_settings" => json!({ "tax_rate": "99", "rate_customer": "0" }),
+            "ro_line_authorize" => json!({ "session_id": session, "authorization": {
+                "line_id": "x", "decision": "approved", "by": "a web page", "method": "phone" } }),
             "ro_line_save" => json!({ "session_id": session, "line": {
                 "complaint": "planted", "pay_type": "internal",
                 "parts": [{"description": "x", "qty": "1", "unit_price": "999.00"}] } }),

@@ -777,6 +777,8 @@ commands! { desk, req;
     ro_show: SessionRef => crate::desk::repair_order::RepairOrder = repair_order::ro_show(desk, req);
     ro_line_save: repair_order::RoLineSaveRequest => crate::desk::repair_order::RepairOrder =
         repair_order::ro_line_save(desk, req);
+    ro_line_authorize: repair_order::RoLineAuthorizeRequest => crate::desk::repair_order::RepairOrder =
+        repair_order::ro_line_authorize(desk, req);
     ro_line_delete: repair_order::RoLineDeleteRequest => crate::desk::repair_order::RepairOrder =
         repair_order::ro_line_delete(desk, req);
     ro_settings: crate::desk::repair_order::RoSettingsPatch => crate::desk::pricing::RoSettings =

@@ -1,12 +1,13 @@
 //! Repair order commands: `ro_show`, `ro_line_save`, `ro_line_delete`,
-//! `ro_settings` (labor rates per pay type, tax).
+//! `ro_line_authorize` (the answer to a line's estimate), `ro_settings`
+//! (labor rates per pay type, tax).
 
 use serde::Deserialize;
 use ts_rs::TS;
 
 use super::{AppError, SessionRef};
 use crate::desk::pricing::RoSettings;
-use crate::desk::repair_order::{RepairOrder, RoLineInput, RoSettingsPatch};
+use crate::desk::repair_order::{RepairOrder, RoAuthorizeInput, RoLineInput, RoSettingsPatch};
 use crate::desk::Desk;
 
 #[derive(Debug, Clone, Deserialize, TS)]
@@ -15,6 +16,14 @@ use crate::desk::Desk;
 pub struct RoLineSaveRequest {
     pub session_id: String,
     pub line: RoLineInput,
+}
+
+#[derive(Debug, Clone, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
+#[serde(deny_unknown_fields)]
+pub struct RoLineAuthorizeRequest {
+    pub session_id: String,
+    pub authorization: RoAuthorizeInput,
 }
 
 #[derive(Debug, Clone, Deserialize, TS)]
@@ -31,6 +40,15 @@ pub async fn ro_show(desk: &Desk, req: SessionRef) -> Result<RepairOrder, AppErr
 
 pub async fn ro_line_save(desk: &Desk, req: RoLineSaveRequest) -> Result<RepairOrder, AppError> {
     Ok(desk.save_ro_line(&req.session_id, req.line).await?)
+}
+
+pub async fn ro_line_authorize(
+    desk: &Desk,
+    req: RoLineAuthorizeRequest,
+) -> Result<RepairOrder, AppError> {
+    Ok(desk
+        .authorize_ro_line(&req.session_id, req.authorization)
+        .await?)
 }
 
 pub async fn ro_line_delete(

@@ -6,10 +6,12 @@ use std::process::ExitCode;
 
 use clap::Subcommand;
 
-use servicedesk::api::repair_order::{self as ro, RoLineDeleteRequest, RoLineSaveRequest};
+use servicedesk::api::repair_order::{
+    self as ro, RoLineAuthorizeRequest, RoLineDeleteRequest, RoLineSaveRequest,
+};
 use servicedesk::api::{AppError, SessionRef};
 use servicedesk::desk::repair_order::{
-    RepairOrder, RoLaborInput, RoLineInput, RoPartInput, RoSettingsPatch,
+    RepairOrder, RoAuthorizeInput, RoLaborInput, RoLineInput, RoPartInput, RoSettingsPatch,
 };
 use servicedesk::desk::Desk;
 
@@ -50,6 +52,27 @@ pub(super) enum RoCmd {
         /// A part line, "PART_NO|DESCRIPTION|QTY|UNIT_PRICE" (repeat for more)
         #[arg(long, value_name = "NO|DESCRIPTION|QTY|PRICE")]
         part: Vec<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Record the customer's or the warranty company's answer to line N's
+    /// estimate
+    Authorize {
+        session_id: String,
+        #[arg(long, value_name = "N")]
+        line: i64,
+        /// approved or declined
+        #[arg(long)]
+        decision: String,
+        /// Who answered
+        #[arg(long)]
+        by: String,
+        /// in_person, phone or signature
+        #[arg(long)]
+        method: String,
+        /// When (default: now); YYYY-MM-DDTHH:MM local or RFC 3339
+        #[arg(long)]
+        at: Option<String>,
         #[arg(long)]
         json: bool,
     },
@@ -109,8 +132,15 @@ fn print_order(o: &RepairOrder) {
             (Some(p), None) => format!(" ({})", p.as_str()),
             _ => String::new(),
         };
+        let a = &l.authorization;
+        let answered = match (&a.by, a.method, &a.at) {
+            (Some(by), Some(method), Some(at)) => {
+                format!("  {} by {by} ({}) {at}", a.status.as_str(), method.as_str())
+            }
+            _ => format!("  {}", a.status.as_str()),
+        };
         println!(
-            "  {}. {}  [{}{}]  rate {}",
+            "  {}. {}  [{}{}]  rate {}{answered}",
             l.line_no,
             l.complaint,
             l.pay_type.as_str(),
@@ -219,6 +249,35 @@ pub(super) async fn run(desk: &Desk, cmd: RoCmd) -> Result<ExitCode, AppError> {
                 },
             };
             (ro::ro_line_save(desk, req).await?, json)
+        }
+        RoCmd::Authorize {
+            session_id,
+            line,
+            decision,
+            by,
+            method,
+            at,
+            json,
+        } => {
+            let order = ro::ro_show(
+                desk,
+                SessionRef {
+                    session_id: session_id.clone(),
+                },
+            )
+            .await?;
+            let line_id = line_id(&order, line)?;
+            let req = RoLineAuthorizeRequest {
+                session_id,
+                authorization: RoAuthorizeInput {
+                    line_id,
+                    decision,
+                    by,
+                    method,
+                    at,
+                },
+            };
+            (ro::ro_line_authorize(desk, req).await?, json)
         }
         RoCmd::Delete {
             session_id,

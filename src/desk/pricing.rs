@@ -11,13 +11,14 @@
 //!   setting says so (off by default); the rule is the same whatever the
 //!   pay type;
 //! - a line's total is its labor + parts + tax, and the repair order's
-//!   amounts are the sums of its lines' (so the lines always add up to it).
+//!   amounts are the sums of its lines' that were not declined (a declined
+//!   line keeps its estimate, but no work is done on it).
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::billing::{Money, MAX_CENTS};
-use crate::store::{PayType, RoLine};
+use crate::store::{AuthStatus, PayType, RoLine};
 
 /// Labor rates per pay type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
@@ -188,7 +189,8 @@ pub fn price_line(line: &RoLine, settings: &RoSettings) -> Result<PricedLine, To
     })
 }
 
-/// Every line priced, and the repair order's totals (their sums).
+/// Every line priced, and the repair order's totals (the sums of the lines
+/// not declined).
 pub fn price_order(
     lines: &[RoLine],
     settings: &RoSettings,
@@ -199,6 +201,9 @@ pub fn price_order(
         .collect::<Result<_, _>>()?;
     let mut totals = RoTotals::default();
     for (p, l) in priced.iter().zip(lines) {
+        if l.authorization.status == AuthStatus::Declined {
+            continue;
+        }
         totals = totals
             .add(p.totals)
             .ok_or(TooLarge { line_no: l.line_no })?;
@@ -260,7 +265,7 @@ pub fn fmt_hundredths(n: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::{LaborRow, PartRow};
+    use crate::store::{Authorization, LaborRow, PartRow};
 
     fn line(pay: PayType, labor: &[i64], parts: &[(i64, i64)]) -> RoLine {
         RoLine {
@@ -287,6 +292,13 @@ mod tests {
                     unit_price_cents: *p,
                 })
                 .collect(),
+            authorization: Authorization {
+                status: AuthStatus::Pending,
+                by: None,
+                method: None,
+                at: None,
+                total_cents: None,
+            },
         }
     }
 

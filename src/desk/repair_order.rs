@@ -16,7 +16,10 @@ use crate::engine::report::labor_lines;
 use crate::engine::SessionState;
 use crate::store::outbox_items::{complaint_key, RoPayload};
 use crate::store::settings;
-use crate::store::{LaborRow, PartRow, PayType, RoLine, SaveLine, WarrantyPayer};
+use crate::store::{
+    AuthMethod, AuthStatus, Authorization, LaborRow, PartRow, PayType, RoLine, SaveLine,
+    WarrantyPayer,
+};
 
 /// Longest labor or part description (characters).
 pub const MAX_DESCRIPTION_CHARS: usize = 500;
@@ -110,6 +113,38 @@ pub struct RoPartView {
     pub amount: Money,
 }
 
+/// The answer to a line's estimate: pending until the customer or the
+/// warranty company approves or declines it.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct RoAuthorization {
+    pub status: AuthStatus,
+    pub by: Option<String>,
+    pub method: Option<AuthMethod>,
+    /// When it was given (RFC 3339, UTC).
+    pub at: Option<String>,
+    /// The estimate's total it was given for.
+    pub total: Option<Money>,
+}
+
+/// A line's estimate answered: approved or declined, by whom, how, and
+/// when (now when not given).
+#[derive(Debug, Clone, Default, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
+#[serde(deny_unknown_fields)]
+pub struct RoAuthorizeInput {
+    pub line_id: String,
+    /// approved | declined
+    #[ts(type = "\"approved\" | \"declined\"")]
+    pub decision: String,
+    /// The customer, or the warranty company's representative.
+    pub by: String,
+    /// in_person | phone | signature
+    #[ts(type = "AuthMethod")]
+    pub method: String,
+    /// YYYY-MM-DDTHH:MM local, or RFC 3339.
+    pub at: Option<String>,
+}
+
 /// One complaint line, priced.
 #[derive(Debug, Clone, Serialize, TS)]
 pub struct RoLineView {
@@ -125,6 +160,7 @@ pub struct RoLineView {
     pub labor: Vec<RoLaborView>,
     pub parts: Vec<RoPartView>,
     pub totals: RoTotals,
+    pub authorization: RoAuthorization,
 }
 
 /// One of the engine's complaints of this visit, with the labor and parts
@@ -247,8 +283,91 @@ impl Desk {
             .into_iter()
             .map(|d| d.key)
             .collect();
-        let line = check_line(input, &known)?;
+        let mut line = check_line(input, &known)?;
+        // An answer stands only for the estimate it was given for.
+        if let Some(id) = &line.id {
+            let lines = self.store().ro_lines(session_id).await?;
+            line.keep_authorization = lines.iter().find(|l| l.id == *id).is_some_and(|old| {
+                old.pay_type == line.pay_type
+                    && old.warranty_payer == line.warranty_payer
+                    && old.warranty_maker == line.warranty_maker
+                    && old.labor == line.labor
+                    && old.parts == line.parts
+            });
+        }
         self.store().save_ro_line(session_id, &line).await?;
+        self.repair_order(session_id).await
+    }
+
+    /// Records the customer's or the warranty company's answer to a line's
+    /// estimate. A line needs an estimate (labor or parts) first.
+    pub async fn authorize_ro_line(
+        &self,
+        session_id: &str,
+        input: RoAuthorizeInput,
+    ) -> Result<RepairOrder> {
+        let status = match input.decision.trim() {
+            "approved" => AuthStatus::Approved,
+            "declined" => AuthStatus::Declined,
+            other => {
+                return Err(invalid(
+                    "decision",
+                    format!("{other:?} is not a decision; use approved or declined"),
+                ))
+            }
+        };
+        let by = text("by", "", &input.by, super::MAX_NAME_CHARS)?;
+        if by.is_empty() {
+            return Err(invalid(
+                "by",
+                "is required: who approved or declined the estimate",
+            ));
+        }
+        let method = AuthMethod::parse(input.method.trim()).ok_or_else(|| {
+            invalid(
+                "method",
+                format!(
+                    "{:?} is not a way to authorize; use in_person, phone or signature",
+                    input.method
+                ),
+            )
+        })?;
+        let at = match input.at.as_deref().map(str::trim).filter(|a| !a.is_empty()) {
+            Some(a) => {
+                crate::when::to_utc_rfc3339("at", a).map_err(|e| invalid("at", e.to_string()))?
+            }
+            None => crate::store::now(),
+        };
+        let order = self.priced_order(session_id).await?;
+        let line = order
+            .lines
+            .iter()
+            .find(|l| l.id == input.line_id.trim())
+            .ok_or_else(|| {
+                invalid(
+                    "line_id",
+                    format!("{:?} is not a line of {}", input.line_id, order.ro_number),
+                )
+            })?;
+        if line.labor.is_empty() && line.parts.is_empty() {
+            return Err(invalid(
+                "line_id",
+                format!(
+                    "line {} has no estimate yet: record its labor or parts first",
+                    line.line_no
+                ),
+            ));
+        }
+        let auth = Authorization {
+            status,
+            by: Some(by),
+            method: Some(method),
+            at: Some(at),
+            total_cents: Some(line.totals.total.cents()),
+        };
+        self.store()
+            .authorize_ro_line(session_id, &line.id, &auth)
+            .await?;
         self.repair_order(session_id).await
     }
 
@@ -309,6 +428,13 @@ fn line_view(l: RoLine, p: pricing::PricedLine) -> RoLineView {
         engine_complaint: l.engine_complaint,
         labor_rate: p.labor_rate,
         totals: p.totals,
+        authorization: RoAuthorization {
+            status: l.authorization.status,
+            by: l.authorization.by,
+            method: l.authorization.method,
+            at: l.authorization.at,
+            total: l.authorization.total_cents.map(Money::from_cents),
+        },
     }
 }
 
@@ -511,6 +637,7 @@ fn check_line(input: RoLineInput, known_diagnoses: &[String]) -> Result<SaveLine
         engine_complaint,
         labor,
         parts,
+        keep_authorization: false,
     })
 }
 
@@ -628,12 +755,23 @@ pub fn payload(ro: &RepairOrder) -> RoPayload {
             .map(|p| json!({"payer": p.as_str(), "maker": l.warranty_maker}))
             .unwrap_or(Value::Null)
     };
+    let authorization = |l: &RoLineView| {
+        let a = &l.authorization;
+        json!({
+            "status": a.status.as_str(),
+            "by": a.by,
+            "method": a.method.map(AuthMethod::as_str),
+            "at": a.at,
+            "total": a.total,
+        })
+    };
     let lines: Vec<Value> = ro
         .lines
         .iter()
         .map(|l| {
             json!({
                 "ro_line": l.line_no,
+                "authorization": authorization(l),
                 "complaint": l.complaint,
                 "pay_type": l.pay_type.as_str(),
                 "warranty": warranty(l),
@@ -668,6 +806,7 @@ pub fn payload(ro: &RepairOrder) -> RoPayload {
                         "ro_line": l.line_no,
                         "pay_type": l.pay_type.as_str(),
                         "warranty": warranty(l),
+                        "authorization": authorization(l),
                         "totals": l.totals,
                     }),
                 )

@@ -32,7 +32,10 @@ pub use models::{
 };
 pub use outbox::{NewOutboxItem, OutboxKind};
 pub use reports::ReportInRange;
-pub use ro_lines::{LaborRow, PartRow, PayType, RoLine, SaveLine, WarrantyPayer};
+pub use ro_lines::{
+    AuthMethod, AuthStatus, Authorization, LaborRow, PartRow, PayType, RoLine, SaveLine,
+    WarrantyPayer,
+};
 pub use sessions::{NewSession, SessionFilter, SessionHeader, DEFAULT_RO_PREFIX, RO_PREFIX_KEY};
 pub use turns::{NewTurn, RecordedTurn};
 

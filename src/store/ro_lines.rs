@@ -70,6 +70,68 @@ impl WarrantyPayer {
     }
 }
 
+/// The answer to a line's estimate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum AuthStatus {
+    Pending,
+    Approved,
+    Declined,
+}
+
+impl AuthStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Pending => "pending",
+            Self::Approved => "approved",
+            Self::Declined => "declined",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        [Self::Pending, Self::Approved, Self::Declined]
+            .into_iter()
+            .find(|a| a.as_str() == s)
+    }
+}
+
+/// How an answer was given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum AuthMethod {
+    InPerson,
+    Phone,
+    /// Signed on the screen.
+    Signature,
+}
+
+impl AuthMethod {
+    pub const ALL: [AuthMethod; 3] = [Self::InPerson, Self::Phone, Self::Signature];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::InPerson => "in_person",
+            Self::Phone => "phone",
+            Self::Signature => "signature",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|a| a.as_str() == s)
+    }
+}
+
+/// A line's authorization as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Authorization {
+    pub status: AuthStatus,
+    pub by: Option<String>,
+    pub method: Option<AuthMethod>,
+    pub at: Option<String>,
+    /// The estimate's total (cents) the answer was given for.
+    pub total_cents: Option<i64>,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LaborRow {
     pub description: String,
@@ -96,6 +158,7 @@ pub struct RoLine {
     pub engine_complaint: Option<String>,
     pub labor: Vec<LaborRow>,
     pub parts: Vec<PartRow>,
+    pub authorization: Authorization,
 }
 
 /// A line to save: a new one (no `id`, numbered after the last) or an
@@ -110,6 +173,9 @@ pub struct SaveLine {
     pub engine_complaint: Option<String>,
     pub labor: Vec<LaborRow>,
     pub parts: Vec<PartRow>,
+    /// Whether the line's authorization stands (its estimate did not
+    /// change); otherwise it goes back to pending.
+    pub keep_authorization: bool,
 }
 
 impl Store {
@@ -120,7 +186,8 @@ impl Store {
         // never a line from before a save with items from after it.
         let mut conn = self.pool().begin().await?;
         let rows = sqlx::query(
-            "SELECT id, line_no, complaint, pay_type, warranty_payer, warranty_maker, engine_complaint
+            "SELECT id, line_no, complaint, pay_type, warranty_payer, warranty_maker, engine_complaint,
+                    auth_status, auth_by, auth_method, auth_at, auth_total_cents
                FROM ro_lines WHERE session_id = ? ORDER BY line_no",
         )
         .bind(session_id)
@@ -142,6 +209,16 @@ impl Store {
                 engine_complaint: r.get("engine_complaint"),
                 labor: Vec::new(),
                 parts: Vec::new(),
+                authorization: Authorization {
+                    status: AuthStatus::parse(r.get("auth_status")).unwrap_or(AuthStatus::Pending),
+                    by: r.get("auth_by"),
+                    method: r
+                        .get::<Option<String>, _>("auth_method")
+                        .as_deref()
+                        .and_then(AuthMethod::parse),
+                    at: r.get("auth_at"),
+                    total_cents: r.get("auth_total_cents"),
+                },
             })
             .collect();
         let labor: Vec<(String, String, i64)> = sqlx::query_as(
@@ -194,8 +271,13 @@ impl Store {
             Some(id) => {
                 let found = sqlx::query(
                     "UPDATE ro_lines SET complaint = ?, pay_type = ?, warranty_payer = ?,
-                       warranty_maker = ?, engine_complaint = ?, updated_at = ?
-                     WHERE id = ? AND session_id = ?",
+                       warranty_maker = ?, engine_complaint = ?, updated_at = ?,
+                       auth_status = CASE WHEN ?9 THEN auth_status ELSE 'pending' END,
+                       auth_by = CASE WHEN ?9 THEN auth_by END,
+                       auth_method = CASE WHEN ?9 THEN auth_method END,
+                       auth_at = CASE WHEN ?9 THEN auth_at END,
+                       auth_total_cents = CASE WHEN ?9 THEN auth_total_cents END
+                     WHERE id = ?7 AND session_id = ?8",
                 )
                 .bind(&line.complaint)
                 .bind(line.pay_type.as_str())
@@ -205,6 +287,7 @@ impl Store {
                 .bind(&at)
                 .bind(id)
                 .bind(session_id)
+                .bind(line.keep_authorization)
                 .execute(&mut *tx)
                 .await?
                 .rows_affected();
@@ -281,6 +364,46 @@ impl Store {
             .await?;
         tx.commit().await?;
         Ok(id)
+    }
+
+    /// Records the answer to a line's estimate.
+    pub async fn authorize_ro_line(
+        &self,
+        session_id: &str,
+        line_id: &str,
+        auth: &Authorization,
+    ) -> Result<()> {
+        let mut tx = self.begin_write().await?;
+        let at = now();
+        let found = sqlx::query(
+            "UPDATE ro_lines SET auth_status = ?, auth_by = ?, auth_method = ?, auth_at = ?,
+                    auth_total_cents = ?, updated_at = ?
+              WHERE id = ? AND session_id = ?",
+        )
+        .bind(auth.status.as_str())
+        .bind(&auth.by)
+        .bind(auth.method.map(AuthMethod::as_str))
+        .bind(&auth.at)
+        .bind(auth.total_cents)
+        .bind(&at)
+        .bind(line_id)
+        .bind(session_id)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if found == 0 {
+            return Err(StoreError::NotFound {
+                what: "repair order line",
+                id: line_id.to_owned(),
+            });
+        }
+        sqlx::query("UPDATE sessions SET updated_at = ? WHERE id = ?")
+            .bind(&at)
+            .bind(session_id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
     }
 
     /// Removes a line with its labor and parts; the lines after it move up

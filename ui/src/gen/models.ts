@@ -67,6 +67,16 @@ language?: string | null, filters?: SearchQuery | null, };
 
 export type Attachment = { file_name: string, content_base64: string, };
 
+/**
+ * How an answer was given.
+ */
+export type AuthMethod = "in_person" | "phone" | "signature";
+
+/**
+ * The answer to a line's estimate.
+ */
+export type AuthStatus = "pending" | "approved" | "declined";
+
 export type BlobStatus = "ok" | "missing" | "corrupt";
 
 /**
@@ -579,6 +589,42 @@ out_dir?: string | null,
 zip?: boolean | null, };
 
 /**
+ * The answer to a line's estimate: pending until the customer or the
+ * warranty company approves or declines it.
+ */
+export type RoAuthorization = { status: AuthStatus, by: string | null, method: AuthMethod | null, 
+/**
+ * When it was given (RFC 3339, UTC).
+ */
+at: string | null, 
+/**
+ * The estimate's total it was given for.
+ */
+total: Money | null, };
+
+/**
+ * A line's estimate answered: approved or declined, by whom, how, and
+ * when (now when not given).
+ */
+export type RoAuthorizeInput = { line_id: string, 
+/**
+ * approved | declined
+ */
+decision: "approved" | "declined", 
+/**
+ * The customer, or the warranty company's representative.
+ */
+by: string, 
+/**
+ * in_person | phone | signature
+ */
+method: AuthMethod, 
+/**
+ * YYYY-MM-DDTHH:MM local, or RFC 3339.
+ */
+at?: string | null, };
+
+/**
  * One of the engine's complaints of this visit, with the labor and parts
  * its finding proposes (empty until it has one), in the session's language.
  */
@@ -607,6 +653,8 @@ hours: string, };
 export type RoLaborRates = { customer: Money, warranty: Money, internal: Money, service_contract: Money, };
 
 export type RoLaborView = { description: string, hours: string, amount: Money, };
+
+export type RoLineAuthorizeRequest = { session_id: string, authorization: RoAuthorizeInput, };
 
 export type RoLineDeleteRequest = { session_id: string, line_id: string, };
 
@@ -645,7 +693,7 @@ export type RoLineView = { id: string, line_no: number, complaint: string, pay_t
 /**
  * The labor rate of its pay type.
  */
-labor_rate: Money, labor: Array<RoLaborView>, parts: Array<RoPartView>, totals: RoTotals, };
+labor_rate: Money, labor: Array<RoLaborView>, parts: Array<RoPartView>, totals: RoTotals, authorization: RoAuthorization, };
 
 /**
  * A part line as the writer types it.
