@@ -262,7 +262,8 @@ fn summary_row(item: &RangeReport, pdf_name: &str) -> Vec<String> {
 }
 
 /// The repair order's cells, in `CSV_HEADER` order after `pdf`: its
-/// number, each line with its pay type, and the amounts.
+/// number, each line with its pay type and the answer to its estimate, and
+/// the amounts (a declined line's are not in them).
 fn money_cells(order: &crate::desk::repair_order::RepairOrder) -> Vec<String> {
     let lines = order
         .lines
@@ -273,7 +274,12 @@ fn money_cells(order: &crate::desk::repair_order::RepairOrder) -> Vec<String> {
                 (Some(payer), None) => format!("warranty: {}", payer.as_str()),
                 _ => l.pay_type.as_str().to_owned(),
             };
-            format!("{}. {} ({pay})", l.line_no, l.complaint)
+            let answer = match l.authorization.status {
+                crate::store::AuthStatus::Pending => "",
+                crate::store::AuthStatus::Approved => ", approved",
+                crate::store::AuthStatus::Declined => ", declined",
+            };
+            format!("{}. {} ({pay}{answer})", l.line_no, l.complaint)
         })
         .collect::<Vec<_>>()
         .join(" | ");
