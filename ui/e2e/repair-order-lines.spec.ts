@@ -2,8 +2,9 @@
 // and in Spanish: a three-line RO (warranty to the coach maker, customer
 // pay, internal), each line's labor and parts priced at the rate of its pay
 // type with tax on parts, to the cent; a bad quantity or price refused with
-// the field named and nothing stored; the rates and tax set in Settings
-// re-pricing the open RO.
+// the field named and nothing stored; a line's estimate approved or
+// declined (a declined line leaves the total); the rates and tax set in
+// Settings re-pricing the open RO.
 import { apiCall, createSession, expect, openSession, test, unique } from './fixtures';
 import type { Page } from '@playwright/test';
 
@@ -99,6 +100,25 @@ test('a three-line repair order priced to the cent, in English', async ({ page, 
   expect(stored.lines.map((l: { pay_type: string }) => l.pay_type)).toEqual(['warranty', 'customer', 'internal']);
   expect(stored.totals.total).toBe('426.79');
 
+  // The customer declines line 3 in person: it keeps its estimate but
+  // leaves the RO's total (426.79 - 46.43).
+  await line(page, 3).getByTestId('answer-estimate').click();
+  await page.getByTestId('answer-decision').selectOption('declined');
+  await page.getByTestId('save-answer').click();
+  await expect(page.getByTestId('answer-error')).toContainText('by: is required');
+  await page.getByTestId('answer-by').fill('José Núñez');
+  await page.getByTestId('save-answer').click();
+  await expect(line(page, 3)).toHaveAttribute('data-auth', 'declined');
+  await expect(line(page, 3).getByTestId('ro-line-auth')).toContainText('Declined by José Núñez (in person)');
+  await expect(line(page, 3).getByTestId('ro-line-totals-total')).toHaveText('46.43');
+  await expect(page.getByTestId('ro-totals-total')).toHaveText('380.36');
+  // The warranty company approves line 1 by phone.
+  await line(page, 1).getByTestId('answer-estimate').click();
+  await page.getByTestId('answer-method').selectOption('phone');
+  await page.getByTestId('answer-by').fill('Grand Design warranty');
+  await page.getByTestId('save-answer').click();
+  await expect(line(page, 1).getByTestId('ro-line-auth')).toContainText('Approved by Grand Design warranty (by phone)');
+
   // Settings: labor taxed too; the open RO is priced again.
   await page.keyboard.press('Control+Comma');
   const dialog = page.getByTestId('settings-dialog');
@@ -150,6 +170,13 @@ test('a component maker warranty line, in Spanish', async ({ page, request }) =>
   await expect(page.getByTestId('ro-tax-note')).toHaveText(
     'Impuesto 8.25 % sobre repuestos; la mano de obra no paga impuesto.',
   );
+
+  // The component maker approves, signed on the screen.
+  await line(page, 2).getByTestId('answer-estimate').click();
+  await page.getByTestId('answer-method').selectOption({ label: 'firmado en pantalla' });
+  await page.getByTestId('answer-by').fill('Dometic, garantía');
+  await page.getByTestId('save-answer').click();
+  await expect(line(page, 2).getByTestId('ro-line-auth')).toContainText('Aprobado por Dometic, garantía (firmado en pantalla)');
 
   // Deleting line 1 moves line 2 up.
   await line(page, 1).getByTestId('edit-line').click();

@@ -166,6 +166,10 @@ export const api = {
   roLineSave: (sessionId: string, line: CommandRequest<'ro_line_save'>['line']) =>
     call('ro_line_save', { session_id: sessionId, line }),
 
+  /** The customer's or the warranty company's answer to a line's estimate. */
+  roLineAuthorize: (sessionId: string, authorization: CommandRequest<'ro_line_authorize'>['authorization']) =>
+    call('ro_line_authorize', { session_id: sessionId, authorization }),
+
   roLineDelete: (sessionId: string, lineId: string) =>
     call('ro_line_delete', { session_id: sessionId, line_id: lineId }),
 

@@ -1,11 +1,13 @@
 // The repair order's complaint lines in the session view: each line's
 // customer words, pay type (and for warranty, who pays), its labor and parts
-// with their amounts, and the totals, as the backend prices them (exact
-// decimals; nothing is computed here). A line is edited in a form and saved
-// whole; a diagnosis of the chat can fill its labor and parts.
+// with their amounts, the answer to its estimate, and the totals, as the
+// backend prices them (exact decimals; nothing is computed here). A line is
+// edited in a form and saved whole; a diagnosis of the chat can fill its
+// labor and parts.
 import { useEffect, useState, type FormEvent } from 'react';
 import {
   api,
+  type AuthMethod,
   type PayType,
   type RepairOrder,
   type RoDiagnosis,
@@ -15,6 +17,7 @@ import {
   type RoTotals,
   type WarrantyPayer,
 } from '../api';
+import { formatTimestamp } from '../files';
 import { toApiError, type ApiError } from '../transport';
 import { ErrorMessage } from './common';
 import { t, type MessageKey } from '../i18n';
@@ -29,6 +32,7 @@ export function notifyMoneyChanged(): void {
 
 export const PAY_TYPES: PayType[] = ['customer', 'warranty', 'internal', 'service_contract'];
 const PAYERS: WarrantyPayer[] = ['chassis', 'coach', 'component'];
+const METHODS: AuthMethod[] = ['in_person', 'phone', 'signature'];
 
 export const payLabel = (p: PayType) => t(`lines.pay.${p}` as MessageKey);
 const payerLabel = (p: WarrantyPayer) => t(`lines.payer.${p}` as MessageKey);
@@ -120,7 +124,7 @@ export function ComplaintLines({ sessionId, refreshKey }: { sessionId: string; r
               <LineForm sessionId={sessionId} line={l} diagnoses={order.diagnoses} canDelete={order.lines.length > 1} onSaved={saved} onCancel={() => setEditing(null)} />
             </li>
           ) : (
-            <LineItem key={l.id} line={l} onEdit={editing === null ? () => setEditing(l.id) : undefined} />
+            <LineItem key={l.id} sessionId={sessionId} line={l} onEdit={editing === null ? () => setEditing(l.id) : undefined} onAnswered={setOrder} />
           ),
         )}
         {editing === 'new' && (
@@ -154,10 +158,23 @@ function TotalsRow({ totals, testId, strong }: { totals: RoTotals; testId: strin
   );
 }
 
-function LineItem({ line: l, onEdit }: { line: RoLineView; onEdit?: () => void }) {
+function LineItem({
+  sessionId,
+  line: l,
+  onEdit,
+  onAnswered,
+}: {
+  sessionId: string;
+  line: RoLineView;
+  onEdit?: () => void;
+  onAnswered: (o: RepairOrder) => void;
+}) {
+  const [answering, setAnswering] = useState(false);
   const payer = l.warranty_payer ? ` · ${l.warranty_maker ?? payerLabel(l.warranty_payer)}` : '';
+  const a = l.authorization;
+  const hasEstimate = l.labor.length + l.parts.length > 0;
   return (
-    <li className="ro-line" data-testid="ro-line" data-line-no={l.line_no} data-pay-type={l.pay_type}>
+    <li className="ro-line" data-testid="ro-line" data-line-no={l.line_no} data-pay-type={l.pay_type} data-auth={a.status}>
       <div className="ro-line-head">
         <span className="ro-line-no">{l.line_no}.</span>
         <span className="ro-line-complaint" data-testid="ro-line-complaint">
@@ -219,7 +236,91 @@ function LineItem({ line: l, onEdit }: { line: RoLineView; onEdit?: () => void }
         </table>
       )}
       <TotalsRow totals={l.totals} testId="ro-line-totals" />
+      <div className="ro-auth">
+        <span className={`chip auth-${a.status}`} data-testid="ro-line-auth">
+          {a.status === 'pending'
+            ? t('auth.pending')
+            : t(a.status === 'approved' ? 'auth.approvedBy' : 'auth.declinedBy', {
+                who: a.by ?? '—',
+                how: a.method ? t(`auth.method.${a.method}` as MessageKey) : '—',
+                when: a.at ? formatTimestamp(a.at) : '—',
+              })}
+        </span>
+        {hasEstimate && !answering && onEdit && (
+          <button type="button" className="btn link" data-testid="answer-estimate" onClick={() => setAnswering(true)}>
+            {t('auth.record')}
+          </button>
+        )}
+      </div>
+      {answering && (
+        <AnswerForm
+          sessionId={sessionId}
+          lineId={l.id}
+          onDone={(o) => {
+            setAnswering(false);
+            if (o) onAnswered(o);
+          }}
+        />
+      )}
     </li>
+  );
+}
+
+function AnswerForm({ sessionId, lineId, onDone }: { sessionId: string; lineId: string; onDone: (o: RepairOrder | null) => void }) {
+  const [decision, setDecision] = useState<'approved' | 'declined'>('approved');
+  const [by, setBy] = useState('');
+  const [method, setMethod] = useState<AuthMethod>('in_person');
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      onDone(await api.roLineAuthorize(sessionId, { line_id: lineId, decision, by, method }));
+    } catch (err) {
+      setError(toApiError(err));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="ro-answer-form" onSubmit={save} noValidate data-testid="answer-form">
+      <div className="field-grid">
+        <label className="field">
+          <span>{t('auth.decision')}</span>
+          <select data-testid="answer-decision" value={decision} onChange={(e) => setDecision(e.target.value as 'approved' | 'declined')}>
+            <option value="approved">{t('auth.approve')}</option>
+            <option value="declined">{t('auth.decline')}</option>
+          </select>
+        </label>
+        <label className="field">
+          <span>{t('auth.method')}</span>
+          <select data-testid="answer-method" value={method} onChange={(e) => setMethod(e.target.value as AuthMethod)}>
+            {METHODS.map((m) => (
+              <option key={m} value={m}>
+                {t(`auth.method.${m}` as MessageKey)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span>{t('auth.by')}</span>
+          <input data-testid="answer-by" value={by} onChange={(e) => setBy(e.target.value)} data-autofocus />
+        </label>
+      </div>
+      <ErrorMessage error={error} testId="answer-error" />
+      <div className="form-actions">
+        <button type="button" className="btn" onClick={() => onDone(null)} disabled={busy}>
+          {t('common.cancel')}
+        </button>
+        <button type="submit" className="btn primary" data-testid="save-answer" disabled={busy}>
+          {busy ? t('common.saving') : t('auth.save')}
+        </button>
+      </div>
+    </form>
   );
 }
 
