@@ -1032,3 +1032,51 @@ async fn each_lines_estimate_is_approved_or_declined() {
     assert_eq!(lines[2]["authorization"]["status"], "declined");
     assert_eq!(lines[2]["authorization"]["by"], "José Núñez");
 }
+
+/// Amounts past what the exact Money type holds are refused when the line
+/// is saved, so a later report or export never fails on them.
+#[tokio::test]
+async fn an_order_too_large_to_price_is_refused_at_save() {
+    let dir = tempfile::tempdir().unwrap();
+    let desk = Desk::open(dir.path()).await.unwrap();
+    let (id, before) = three_lines(&desk).await;
+    let huge = (0..11)
+        .map(|i| {
+            part(
+                &format!("X{i}"),
+                "Gold-plated coach",
+                "99999.99",
+                "1000000.00",
+            )
+        })
+        .collect();
+    let e = ro::ro_line_save(
+        &desk,
+        RoLineSaveRequest {
+            session_id: id.clone(),
+            line: RoLineInput {
+                complaint: "Everything".into(),
+                pay_type: "customer".into(),
+                parts: huge,
+                ..Default::default()
+            },
+        },
+    )
+    .await
+    .unwrap_err();
+    assert!(e.message.starts_with("lines: line 4: "), "{}", e.message);
+    assert!(e.message.contains("too large"), "{}", e.message);
+    let after = ro::ro_show(
+        &desk,
+        SessionRef {
+            session_id: id.clone(),
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(after.lines.len(), before.lines.len(), "nothing written");
+    // A chat turn still works on this session.
+    desk.chat_turn(&id, "the fridge is not cooling", vec![])
+        .await
+        .unwrap();
+}

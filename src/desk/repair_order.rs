@@ -284,9 +284,9 @@ impl Desk {
             .map(|d| d.key)
             .collect();
         let mut line = check_line(input, &known)?;
+        let mut lines = self.store().ro_lines(session_id).await?;
         // An answer stands only for the estimate it was given for.
         if let Some(id) = &line.id {
-            let lines = self.store().ro_lines(session_id).await?;
             line.keep_authorization = lines.iter().find(|l| l.id == *id).is_some_and(|old| {
                 old.pay_type == line.pay_type
                     && old.warranty_payer == line.warranty_payer
@@ -295,6 +295,36 @@ impl Desk {
                     && old.parts == line.parts
             });
         }
+        // The order as it would be must still price: amounts beyond what
+        // `Money` holds are refused here, never left to fail a later report.
+        let candidate = RoLine {
+            id: line.id.clone().unwrap_or_default(),
+            line_no: lines.len() as i64 + 1,
+            complaint: line.complaint.clone(),
+            pay_type: line.pay_type,
+            warranty_payer: line.warranty_payer,
+            warranty_maker: line.warranty_maker.clone(),
+            engine_complaint: line.engine_complaint.clone(),
+            labor: line.labor.clone(),
+            parts: line.parts.clone(),
+            authorization: Authorization {
+                status: AuthStatus::Pending,
+                by: None,
+                method: None,
+                at: None,
+                total_cents: None,
+            },
+        };
+        match lines.iter_mut().find(|l| Some(&l.id) == line.id.as_ref()) {
+            Some(old) => {
+                *old = RoLine {
+                    line_no: old.line_no,
+                    ..candidate
+                }
+            }
+            None => lines.push(candidate),
+        }
+        price(&lines, &self.ro_settings().await?)?;
         self.store().save_ro_line(session_id, &line).await?;
         self.repair_order(session_id).await
     }
