@@ -755,6 +755,9 @@ async fn the_portal_report_carries_the_lines_pay_types_and_totals() {
     assert_eq!(line["pay_type"], "warranty", "{line}");
     assert_eq!(line["warranty"], json!({"payer": "coach", "maker": null}));
     assert_eq!(line["totals"]["total"], fan_total.as_str());
+    // The contract's labor rate is the warranty rate the line is priced at.
+    assert_eq!(line["labor"]["rate"], "120.00");
+    assert_eq!(p["labor"]["rate"], "120.00");
     assert!(
         line["cause"].as_str().unwrap().len() > 5,
         "the 3C stays: {line}"

@@ -838,6 +838,7 @@ pub fn payload(ro: &RepairOrder) -> RoPayload {
                         "warranty": warranty(l),
                         "authorization": authorization(l),
                         "totals": l.totals,
+                        "labor_rate": l.labor_rate,
                     }),
                 )
             })

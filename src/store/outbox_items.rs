@@ -82,7 +82,8 @@ pub struct RoPayload {
     pub order: Value,
     /// Per repair order line, in order: the engine complaint it is linked
     /// to (if any), and what a report line of that complaint adds:
-    /// `{"ro_line", "pay_type", "warranty", "totals"}`.
+    /// `{"ro_line", "pay_type", "warranty", "authorization", "totals"}`, and
+    /// `labor_rate`, which becomes its `labor.rate`.
     pub lines: Vec<(Option<String>, Value)>,
 }
 
@@ -151,15 +152,29 @@ pub fn report_item(
     };
     // The portal contract lets a report add fields: each line its pay
     // type, warranty party and totals, and the whole repair order beside.
+    // The contract's `labor.rate` is the linked line's rate for its pay type.
+    let mut first_rate = None;
     if let Some(out) = item.payload["lines"].as_array_mut() {
         for (i, (line, fields)) in out.iter_mut().zip(lines).enumerate() {
             if let (Some(line), Some(Value::Object(extra))) = (
                 line.as_object_mut(),
                 ro.for_report_line(i, fields.key.as_deref()),
             ) {
-                line.extend(extra.clone());
+                let mut extra = extra.clone();
+                if let Some(rate) = extra.remove("labor_rate") {
+                    if let Some(labor) = line.get_mut("labor").and_then(Value::as_object_mut) {
+                        labor.insert("rate".into(), rate.clone());
+                    }
+                    if i == 0 {
+                        first_rate = Some(rate);
+                    }
+                }
+                line.extend(extra);
             }
         }
+    }
+    if let (Some(rate), Some(labor)) = (first_rate, item.payload["labor"].as_object_mut()) {
+        labor.insert("rate".into(), rate);
     }
     if !ro.order.is_null() {
         item.payload["ro_number"] = json!(session.ro_number);
