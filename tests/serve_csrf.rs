@@ -50,6 +50,7 @@ async fn snapshot(c: &reqwest::Client, base: &str) -> Value {
         "portal_settings",
         "knowledge_sources",
         "billing_rules",
+        "ro_settings",
     ] {
         let (status, v) = post(c, &format!("{base}/api/{cmd}"), &GOOD, "{}").await;
         assert_eq!(status, 200, "{cmd}: {v}");
@@ -94,6 +95,12 @@ async fn cross_origin_plain_text_and_tokenless_calls_are_refused_and_change_noth
             "chat_turn" => json!({ "session_id": session, "text": "the panel fuse is blown" }),
             "artifact_add" => json!({ "session_id": session, "path": secret }),
             "portal_settings" => json!({ "url": "https://evil.example" }),
+            "ro_settings" => json!({ "tax_rate": "99", "rate_customer": "0" }),
+            "ro_line_authorize" => json!({ "session_id": session, "authorization": {
+                "line_id": "x", "decision": "approved", "by": "a web page", "method": "phone" } }),
+            "ro_line_save" => json!({ "session_id": session, "line": {
+                "complaint": "planted", "pay_type": "internal",
+                "parts": [{"description": "x", "qty": "1", "unit_price": "999.00"}] } }),
             "reports_export_start" => {
                 json!({ "from": "2026-01-01", "to": "2026-12-31", "out_dir": dir.path().join("planted") })
             }

@@ -32,6 +32,7 @@ mod lanes;
 mod loop_guard_props;
 mod purge_race;
 mod repair_order_header;
+mod repair_order_lines;
 mod serve_csrf;
 mod serve_http;
 mod store_roundtrip;

@@ -7,6 +7,7 @@ pub mod billing;
 pub mod bindings;
 mod error;
 pub mod knowledge;
+pub mod repair_order;
 pub mod reports;
 pub mod sync;
 
@@ -773,4 +774,13 @@ commands! { desk, req;
     sync_status: Empty => crate::sync::SyncStatus = sync::sync_status(desk);
     sync_retry: sync::SyncRetryRequest => crate::sync::ItemInfo = sync::sync_retry(desk, req);
     portal_settings: sync::PortalSettingsRequest => sync::PortalSettings = sync::portal_settings(desk, req);
+    ro_show: SessionRef => crate::desk::repair_order::RepairOrder = repair_order::ro_show(desk, req);
+    ro_line_save: repair_order::RoLineSaveRequest => crate::desk::repair_order::RepairOrder =
+        repair_order::ro_line_save(desk, req);
+    ro_line_authorize: repair_order::RoLineAuthorizeRequest => crate::desk::repair_order::RepairOrder =
+        repair_order::ro_line_authorize(desk, req);
+    ro_line_delete: repair_order::RoLineDeleteRequest => crate::desk::repair_order::RepairOrder =
+        repair_order::ro_line_delete(desk, req);
+    ro_settings: crate::desk::repair_order::RoSettingsPatch => crate::desk::pricing::RoSettings =
+        repair_order::ro_settings(desk, req);
 }

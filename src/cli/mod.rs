@@ -13,6 +13,7 @@ mod export;
 mod knowledge;
 mod procedures;
 mod report;
+mod ro;
 mod serve;
 mod session;
 mod sync;
@@ -56,6 +57,10 @@ enum Command {
     /// Create, list, show, export and delete service sessions
     #[command(subcommand)]
     Session(SessionCmd),
+    /// A repair order's complaint lines (pay type, labor, parts, totals)
+    /// and the shop's labor rates and tax
+    #[command(subcommand)]
+    Ro(ro::RoCmd),
     /// Attach, list and verify photos and files
     #[command(subcommand)]
     Artifact(ArtifactCmd),
@@ -140,6 +145,7 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
     let desk = Desk::open(&data_dir).await?;
     let code = match cli.command {
         Command::Session(cmd) => session::run(&desk, cmd).await?,
+        Command::Ro(cmd) => ro::run(&desk, cmd).await?,
         Command::Artifact(cmd) => artifact::run(&desk, cmd).await?,
         Command::Serve(args) => serve::run(&desk, args).await?,
         Command::Dev(cmd) => dev::run(&desk, cmd).await?,

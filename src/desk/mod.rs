@@ -5,6 +5,8 @@ mod billing;
 pub mod billing_eval;
 mod eval;
 mod knowledge_store;
+pub mod pricing;
+pub mod repair_order;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -570,6 +572,9 @@ impl Desk {
             prepared.push(self.prepare_artifact(name, bytes, None).await?);
         }
         let engine = self.engine();
+        // The repair order a report revision carries, as it stands when the
+        // turn begins (reading it takes no write lock).
+        let ro = self.ro_payload(session_id).await?;
         // The conversation may ask for retrievals (a knowledge search, a
         // billing tool, then the evidence it names): each is read outside the
         // write transaction, and the turn runs again on the state as it is then.
@@ -600,6 +605,7 @@ impl Desk {
                         &outcome.state,
                         outcome.report.as_ref().map(|(rev, _)| *rev),
                         &portal_photos,
+                        &ro,
                     );
                     Ok((record, outcome))
                 })

@@ -1,6 +1,12 @@
 //! A manager's export of a date range: a CSV summary (one row per report)
 //! and a PDF per report, as a folder or as one ZIP.
 //!
+//! The CSV is UTF-8 with a byte order mark, so a spreadsheet opening it
+//! reads "José Núñez", "Пётр" and "µF" as written instead of guessing a
+//! legacy code page. Its money columns are the repair order's lines priced
+//! as they stand when the export runs (`desk::pricing`), as exact decimals
+//! with two places.
+//!
 //! Dates are the shop's local calendar days, both ends included. The output
 //! is written under a temporary name next to its target and renamed into
 //! place at the end, so a failed or interrupted export leaves nothing that
@@ -78,7 +84,10 @@ pub struct BatchResult {
     pub pdfs: usize,
 }
 
-pub const CSV_HEADER: [&str; 19] = [
+/// The byte order mark the CSV starts with.
+pub const UTF8_BOM: &str = "\u{feff}";
+
+pub const CSV_HEADER: [&str; 25] = [
     "finalized_at",
     "session_created_at",
     "session_id",
@@ -98,6 +107,12 @@ pub const CSV_HEADER: [&str; 19] = [
     "status",
     "synced",
     "pdf",
+    "ro_number",
+    "ro_lines",
+    "labor_amount",
+    "parts_amount",
+    "tax",
+    "total",
 ];
 
 /// Parses a `YYYY-MM-DD` date; the error names the option.
@@ -158,7 +173,7 @@ pub async fn export_reports(
         std::fs::create_dir_all(&partial).map_err(|e| io_error(&partial, e))?;
         Sink::Dir(partial.clone())
     };
-    let mut csv = String::new();
+    let mut csv = String::from(UTF8_BOM);
     csv_row(&mut csv, CSV_HEADER.iter().map(|s| s.to_string()));
     let mut pdfs = 0;
     let result: Result<()> = async {
@@ -177,7 +192,10 @@ pub async fn export_reports(
             })?;
             sink.write(&pdf_name, &pdf)?;
             pdfs += 1;
-            csv_row(&mut csv, summary_row(item, &pdf_name));
+            let order = desk.priced_order(&item.session.id).await?;
+            let mut row = summary_row(item, &pdf_name);
+            row.extend(money_cells(&order));
+            csv_row(&mut csv, row);
             progress(i + 1, total);
         }
         sink.write("summary.csv", csv.as_bytes())?;
@@ -240,6 +258,39 @@ fn summary_row(item: &RangeReport, pdf_name: &str) -> Vec<String> {
         s.status.as_str().to_string(),
         item.sync.state.as_str().to_string(),
         pdf_name.to_string(),
+    ]
+}
+
+/// The repair order's cells, in `CSV_HEADER` order after `pdf`: its
+/// number, each line with its pay type and the answer to its estimate, and
+/// the amounts (a declined line's are not in them).
+fn money_cells(order: &crate::desk::repair_order::RepairOrder) -> Vec<String> {
+    let lines = order
+        .lines
+        .iter()
+        .map(|l| {
+            let pay = match (l.warranty_payer, &l.warranty_maker) {
+                (_, Some(maker)) => format!("warranty: {maker}"),
+                (Some(payer), None) => format!("warranty: {}", payer.as_str()),
+                _ => l.pay_type.as_str().to_owned(),
+            };
+            let answer = match l.authorization.status {
+                crate::store::AuthStatus::Pending => "",
+                crate::store::AuthStatus::Approved => ", approved",
+                crate::store::AuthStatus::Declined => ", declined",
+            };
+            format!("{}. {} ({pay}{answer})", l.line_no, l.complaint)
+        })
+        .collect::<Vec<_>>()
+        .join(" | ");
+    let t = &order.totals;
+    vec![
+        order.ro_number.clone(),
+        lines,
+        t.labor.to_string(),
+        t.parts.to_string(),
+        t.tax.to_string(),
+        t.total.to_string(),
     ]
 }
 

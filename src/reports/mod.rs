@@ -110,6 +110,7 @@ impl Desk {
     pub async fn finalize_report(&self, session_id: &str, edits: ReportEdits) -> Result<Finalized> {
         let engine = self.engine();
         let edited = !edits.is_empty();
+        let ro = self.ro_payload(session_id).await?;
         let decided = self
             .store()
             .turn_with(session_id, |session, state, stored| {
@@ -133,6 +134,7 @@ impl Desk {
                     &outcome.state,
                     Some(revision),
                     &portal_photos,
+                    &ro,
                 );
                 Ok((turn, revision))
             })

@@ -13,6 +13,7 @@ mod outbox;
 pub mod outbox_delivery;
 pub mod outbox_items;
 mod reports;
+mod ro_lines;
 mod sessions;
 pub mod settings;
 mod turns;
@@ -31,6 +32,10 @@ pub use models::{
 };
 pub use outbox::{NewOutboxItem, OutboxKind};
 pub use reports::ReportInRange;
+pub use ro_lines::{
+    AuthMethod, AuthStatus, Authorization, LaborRow, PartRow, PayType, RoLine, SaveLine,
+    WarrantyPayer,
+};
 pub use sessions::{NewSession, SessionFilter, SessionHeader, DEFAULT_RO_PREFIX, RO_PREFIX_KEY};
 pub use turns::{NewTurn, RecordedTurn};
 

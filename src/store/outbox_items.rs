@@ -60,6 +60,46 @@ pub struct ReportFields {
     pub labor: Value,
     /// `[{"part_no", "description", "qty"}]`
     pub parts: Vec<Value>,
+    /// The engine complaint this line is (`complaint_key`), if it has one.
+    pub key: Option<String>,
+}
+
+/// The key of one of the engine's complaints: `system:symptom`, or the
+/// system alone when no symptom was named. Repair order lines link to it.
+pub fn complaint_key(system: &str, symptom: Option<&str>) -> String {
+    match symptom {
+        Some(s) => format!("{system}:{s}"),
+        None => system.to_owned(),
+    }
+}
+
+/// The repair order as the report carries it: the writer's lines with pay
+/// types, labor and parts priced, and the totals. Built by the Desk (which
+/// prices with the exact `Money` type) as JSON; the builders here only place it.
+#[derive(Debug, Clone, Default)]
+pub struct RoPayload {
+    /// `{"ro_number", "tax_rate", "labor_taxable", "lines": [...], "totals"}`
+    pub order: Value,
+    /// Per repair order line, in order: the engine complaint it is linked
+    /// to (if any), and what a report line of that complaint adds:
+    /// `{"ro_line", "pay_type", "warranty", "authorization", "totals"}`, and
+    /// `labor_rate`, which becomes its `labor.rate`.
+    pub lines: Vec<(Option<String>, Value)>,
+}
+
+impl RoPayload {
+    /// What the report line at `index` (with `key`) adds: the repair order
+    /// line linked to its complaint, else the unlinked line at its position.
+    fn for_report_line(&self, index: usize, key: Option<&str>) -> Option<&Value> {
+        let linked = key.and_then(|k| {
+            self.lines
+                .iter()
+                .find(|(linked, _)| linked.as_deref() == Some(k))
+        });
+        linked
+            .or_else(|| self.lines.get(index).filter(|(linked, _)| linked.is_none()))
+            .map(|(_, v)| v)
+    }
 }
 
 fn unit_json(session: &Session) -> Value {
@@ -81,11 +121,12 @@ pub fn report_item(
     lines: &[ReportFields],
     photos: &[PhotoItem],
     finalized_at: &str,
+    ro: &RoPayload,
 ) -> NewOutboxItem {
     let id = report_id(&session.id);
     let empty = ReportFields::default();
     let fields = lines.first().unwrap_or(&empty);
-    NewOutboxItem {
+    let mut item = NewOutboxItem {
         kind: OutboxKind::Report,
         target: format!("/api/v1/reports/{id}"),
         payload: json!({
@@ -108,7 +149,38 @@ pub fn report_item(
             "technician": session.technician,
             "finalized_at": finalized_at,
         }),
+    };
+    // The portal contract lets a report add fields: each line its pay
+    // type, warranty party and totals, and the whole repair order beside.
+    // The contract's `labor.rate` is the linked line's rate for its pay type.
+    let mut first_rate = None;
+    if let Some(out) = item.payload["lines"].as_array_mut() {
+        for (i, (line, fields)) in out.iter_mut().zip(lines).enumerate() {
+            if let (Some(line), Some(Value::Object(extra))) = (
+                line.as_object_mut(),
+                ro.for_report_line(i, fields.key.as_deref()),
+            ) {
+                let mut extra = extra.clone();
+                if let Some(rate) = extra.remove("labor_rate") {
+                    if let Some(labor) = line.get_mut("labor").and_then(Value::as_object_mut) {
+                        labor.insert("rate".into(), rate.clone());
+                    }
+                    if i == 0 {
+                        first_rate = Some(rate);
+                    }
+                }
+                line.extend(extra);
+            }
+        }
     }
+    if let (Some(rate), Some(labor)) = (first_rate, item.payload["labor"].as_object_mut()) {
+        labor.insert("rate".into(), rate);
+    }
+    if !ro.order.is_null() {
+        item.payload["ro_number"] = json!(session.ro_number);
+        item.payload["repair_order"] = ro.order.clone();
+    }
+    item
 }
 
 /// A labor draft's item; its `revision` is numbered by the store when queued.
@@ -185,12 +257,13 @@ pub fn report_lines(
         let complaint = complaint_en(procedure, closed.symptom.as_deref(), || {
             lines.is_empty().then(|| session.complaint.clone())
         });
-        let fields = line_fields(
+        let mut fields = line_fields(
             procedure.zip(finding.as_deref()),
             complaint,
             closed.labor_status,
             Some(closed.labor_tenths),
         );
+        fields.key = Some(complaint_key(&closed.system, closed.symptom.as_deref()));
         lines.push(with_edits(fields, &closed.report_edits.en));
     }
     let procedure = state
@@ -207,12 +280,13 @@ pub fn report_lines(
             .confirmed_hours
             .as_deref()
             .and_then(parse_tenths);
-        let fields = line_fields(
+        let mut fields = line_fields(
             procedure.zip(finding.as_deref()),
             complaint,
             state.labor.status,
             confirmed,
         );
+        fields.key = procedure.map(|p| complaint_key(&p.system, state.symptom.as_deref()));
         lines.push(with_edits(fields, &state.report_edits.en));
     }
     for key in &state.undiagnosed_complaints {
@@ -225,6 +299,7 @@ pub fn report_lines(
             correction: no_repair("en").to_string(),
             labor: json!({"mode": labor_mode(LaborStatus::Skipped), "hours": hours2(0), "rate": null, "lines": []}),
             parts: Vec::new(),
+            key: Some(key.clone()),
         });
     }
     lines
@@ -300,6 +375,7 @@ fn line_fields(
             .iter()
             .map(|d| json!({"part_no": "", "description": d, "qty": 1}))
             .collect(),
+        key: None,
     }
 }
 
@@ -313,6 +389,7 @@ pub fn for_turn(
     after: &SessionState,
     report_revision: Option<u32>,
     photos: &[PhotoItem],
+    ro: &RoPayload,
 ) -> Vec<NewOutboxItem> {
     let at = crate::store::now();
     let mut items = Vec::new();
@@ -322,7 +399,7 @@ pub fn for_turn(
     if let Some(revision) = report_revision {
         items.extend(photos.iter().map(attachment_item));
         let lines = report_lines(catalog, session, after);
-        items.push(report_item(session, revision, &lines, photos, &at));
+        items.push(report_item(session, revision, &lines, photos, &at, ro));
     }
     if after.escalation.escalated && !before.escalation.escalated {
         items.push(escalation_item(session, after, &at));

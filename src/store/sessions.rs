@@ -158,6 +158,7 @@ impl Store {
         .bind(&at)
         .execute(&mut *tx)
         .await?;
+        super::ro_lines::insert_first_line(&mut tx, &id, &new.complaint, &at).await?;
         tx.commit().await?;
         self.session(&id).await
     }
@@ -219,6 +220,16 @@ impl Store {
             .bind(edited_by)
             .bind(&at)
             .execute(&mut *tx)
+            .await?;
+        }
+        if old.complaint != header.complaint {
+            super::ro_lines::follow_header_complaint(
+                &mut tx,
+                id,
+                &old.complaint,
+                &header.complaint,
+                &at,
+            )
             .await?;
         }
         tx.commit().await?;

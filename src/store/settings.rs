@@ -1,5 +1,6 @@
 //! The data dir's settings table, a key and a text (or JSON) value: the
-//! portal URL, the sync pause and the last known reachability. Never the
+//! portal URL, the sync pause and the last known reachability, the RO
+//! number's prefix, the repair order's labor rates and tax. Never the
 //! portal token: that lives in the OS keyring (`sync::credentials`).
 
 use serde::{de::DeserializeOwned, Serialize};
@@ -10,6 +11,9 @@ use super::{now, StoreError};
 pub const KEY_PORTAL_URL: &str = "portal.url";
 pub const KEY_PAUSE: &str = "sync.pause";
 pub const KEY_ONLINE: &str = "sync.online";
+/// The repair order's labor rates per pay type, tax rate and whether labor
+/// is taxed (`desk::pricing::RoSettings`, JSON).
+pub const KEY_RO_MONEY: &str = "ro.money";
 
 pub async fn get(pool: &SqlitePool, key: &str) -> Result<Option<String>, StoreError> {
     Ok(

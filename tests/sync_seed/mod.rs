@@ -143,6 +143,7 @@ pub async fn seed_session(desk: &Desk, i: usize, shape: &SessionShape) -> Seeded
             parts: vec![
                 serde_json::json!({"part_no": "TC-1", "description": "thermocouple", "qty": 1}),
             ],
+            key: None,
         };
         t.outbox.push(items::report_item(
             &session,
@@ -150,6 +151,7 @@ pub async fn seed_session(desk: &Desk, i: usize, shape: &SessionShape) -> Seeded
             std::slice::from_ref(&fields),
             &photos,
             "2026-01-01T00:00:02Z",
+            &Default::default(),
         ));
         turns.push(t);
     }

@@ -159,6 +159,23 @@ export const api = {
   /** Reads (empty payload) or changes the portal settings; the token is never returned. */
   portalSettings: (input: CommandRequest<'portal_settings'> = {}) => call('portal_settings', input),
 
+  /** A session's repair order: its lines priced, the totals, and the diagnoses a line can start from. */
+  roShow: (sessionId: string) => call('ro_show', { session_id: sessionId }),
+
+  /** Saves one complaint line whole (a new one without `line_id`); answers the repair order. */
+  roLineSave: (sessionId: string, line: CommandRequest<'ro_line_save'>['line']) =>
+    call('ro_line_save', { session_id: sessionId, line }),
+
+  /** The customer's or the warranty company's answer to a line's estimate. */
+  roLineAuthorize: (sessionId: string, authorization: CommandRequest<'ro_line_authorize'>['authorization']) =>
+    call('ro_line_authorize', { session_id: sessionId, authorization }),
+
+  roLineDelete: (sessionId: string, lineId: string) =>
+    call('ro_line_delete', { session_id: sessionId, line_id: lineId }),
+
+  /** The labor rates and tax; with fields, sets those first. */
+  roSettings: (input: CommandRequest<'ro_settings'> = {}) => call('ro_settings', input),
+
   reportsExportStart: (input: ReportsExportInput) =>
     call('reports_export_start', { ...compact(input), from: input.from, to: input.to }),
 

@@ -6,6 +6,7 @@ import { artifactProblemLabel, ErrorMessage, StatusBadge } from './common';
 import { DiagnosisSection } from './Diagnosis';
 import { PhotosSection } from './Photos';
 import { HeaderCard } from './HeaderCard';
+import { ComplaintLines } from './ComplaintLines';
 import { t } from '../i18n';
 
 type DeleteStep =
@@ -252,6 +253,8 @@ export function SessionDetailView({
       )}
 
       <HeaderCard session={s} edits={detail.edits} visits={detail.earlier_visits} onSaved={onTurn} />
+
+      <ComplaintLines sessionId={s.id} refreshKey={s.updated_at} />
 
       <DiagnosisSection sessionId={s.id} turns={detail.turns} artifacts={detail.artifacts} onTurn={onTurn} />
 

@@ -1,5 +1,6 @@
 // Settings: the portal (URL and token; the token is write-only), the
-// interface language and the theme. Opened from the header (Ctrl+,).
+// repair order's labor rates and tax, the interface language and the
+// theme. Opened from the header (Ctrl+,).
 
 import { useEffect, useId, useState } from 'react';
 import { api, type PortalSettings } from '../api';
@@ -9,11 +10,13 @@ import { urlOrigin } from '../sync';
 import { setThemePref, THEME_PREFS, useThemePref, type ThemePref } from '../theme';
 import { ApiError, toApiError } from '../transport';
 import { ErrorMessage, Modal } from './common';
+import { RoMoneySettings } from './RoMoneySettings';
 
 export function SettingsDialog({ onClose }: { onClose: () => void }) {
   return (
     <Modal title={t('settings.title')} onClose={onClose} closeLabel={t('common.close')} testId="settings-dialog">
       <PortalSettingsForm />
+      <RoMoneySettings />
       <LanguageAndTheme />
       <Shortcuts />
     </Modal>

@@ -1,7 +1,7 @@
 // Generated from the Rust types by `servicedesk::api::bindings`. Do not edit:
 // run `UPDATE_BINDINGS=1 cargo test --test tests bindings` instead.
 
-import type { Answer, AppInfo, ArrearsReport, ArrearsRequest, Artifact, ArtifactAddRequest, ArtifactContent, ArtifactContentRequest, ArtifactList, ArtifactUploadRequest, ArtifactVerifyRequest, AskRequest, ChatTranscript, ChatTurnRequest, DemoReport, Empty, ExportJob, ExportJobRef, ImportReport, ImportRequest, IngestReport, IngestRequest, ItemInfo, OrderList, OrdersRequest, PortalSettings, PortalSettingsRequest, ReportExport, ReportExportRequest, ReportFinalizeRequest, ReportFinalized, ReportList, ReportsExportRequest, RuleList, SearchQuery, SearchResults, Session, SessionContext, SessionDeleteRequest, SessionDeleted, SessionDetail, SessionExport, SessionList, SessionListRequest, SessionNewRequest, SessionRef, SessionUpdateRequest, SimulateRequest, SimulateResponse, Sources, SyncRetryRequest, SyncStatus, Verification, VerifyReport, VerifyRequest } from './models';
+import type { Answer, AppInfo, ArrearsReport, ArrearsRequest, Artifact, ArtifactAddRequest, ArtifactContent, ArtifactContentRequest, ArtifactList, ArtifactUploadRequest, ArtifactVerifyRequest, AskRequest, ChatTranscript, ChatTurnRequest, DemoReport, Empty, ExportJob, ExportJobRef, ImportReport, ImportRequest, IngestReport, IngestRequest, ItemInfo, OrderList, OrdersRequest, PortalSettings, PortalSettingsRequest, RepairOrder, ReportExport, ReportExportRequest, ReportFinalizeRequest, ReportFinalized, ReportList, ReportsExportRequest, RoLineAuthorizeRequest, RoLineDeleteRequest, RoLineSaveRequest, RoSettings, RoSettingsPatch, RuleList, SearchQuery, SearchResults, Session, SessionContext, SessionDeleteRequest, SessionDeleted, SessionDetail, SessionExport, SessionList, SessionListRequest, SessionNewRequest, SessionRef, SessionUpdateRequest, SimulateRequest, SimulateResponse, Sources, SyncRetryRequest, SyncStatus, Verification, VerifyReport, VerifyRequest } from './models';
 
 /** Every command `dispatch` serves, with its request and response. */
 export interface Commands {
@@ -39,6 +39,11 @@ export interface Commands {
   sync_status: { request: Empty; response: SyncStatus };
   sync_retry: { request: SyncRetryRequest; response: ItemInfo };
   portal_settings: { request: PortalSettingsRequest; response: PortalSettings };
+  ro_show: { request: SessionRef; response: RepairOrder };
+  ro_line_save: { request: RoLineSaveRequest; response: RepairOrder };
+  ro_line_authorize: { request: RoLineAuthorizeRequest; response: RepairOrder };
+  ro_line_delete: { request: RoLineDeleteRequest; response: RepairOrder };
+  ro_settings: { request: RoSettingsPatch; response: RoSettings };
 }
 
 export type Command = keyof Commands;
@@ -79,4 +84,9 @@ export const COMMANDS: Command[] = [
   'sync_status',
   'sync_retry',
   'portal_settings',
+  'ro_show',
+  'ro_line_save',
+  'ro_line_authorize',
+  'ro_line_delete',
+  'ro_settings',
 ];

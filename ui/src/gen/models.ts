@@ -67,6 +67,16 @@ language?: string | null, filters?: SearchQuery | null, };
 
 export type Attachment = { file_name: string, content_base64: string, };
 
+/**
+ * How an answer was given.
+ */
+export type AuthMethod = "in_person" | "phone" | "signature";
+
+/**
+ * The answer to a line's estimate.
+ */
+export type AuthStatus = "pending" | "approved" | "declined";
+
 export type BlobStatus = "ok" | "missing" | "corrupt";
 
 /**
@@ -387,6 +397,11 @@ export type OutboxKind = "attachment" | "report" | "labor_draft" | "escalation";
 export type OutboxStatus = "pending" | "done" | "failed" | "conflict";
 
 /**
+ * Who pays for a line.
+ */
+export type PayType = "customer" | "warranty" | "internal" | "service_contract";
+
+/**
  * A payload as written in JSON. Fields are kept loose here (strings, options)
  * so that [`Payload::validate`] can say exactly which segment and field is
  * wrong; the calculator runs on the validated [`Tariff`].
@@ -495,6 +510,12 @@ export type PriceLine = { from_minute: number, units: number, unit_price: Money,
  */
 export type QuickAnswer = { label: string, text: string, };
 
+/**
+ * A session's repair order: its lines priced, the totals, the settings
+ * they were priced with, and the diagnoses a line can start from.
+ */
+export type RepairOrder = { session_id: string, ro_number: string, settings: RoSettings, lines: Array<RoLineView>, totals: RoTotals, diagnoses: Array<RoDiagnosis>, };
+
 export type Reply = { kind: ReplyKind, text: string, step_id: string | null, citations: Array<string>, };
 
 export type ReplyKind = "question" | "answer" | "clarification" | "fallback" | "labor_draft" | "report" | "refusal";
@@ -566,6 +587,159 @@ out_dir?: string | null,
  * A ZIP (default) or a folder of CSV + PDFs.
  */
 zip?: boolean | null, };
+
+/**
+ * The answer to a line's estimate: pending until the customer or the
+ * warranty company approves or declines it.
+ */
+export type RoAuthorization = { status: AuthStatus, by: string | null, method: AuthMethod | null, 
+/**
+ * When it was given (RFC 3339, UTC).
+ */
+at: string | null, 
+/**
+ * The estimate's total it was given for.
+ */
+total: Money | null, };
+
+/**
+ * A line's estimate answered: approved or declined, by whom, how, and
+ * when (now when not given).
+ */
+export type RoAuthorizeInput = { line_id: string, 
+/**
+ * approved | declined
+ */
+decision: "approved" | "declined", 
+/**
+ * The customer, or the warranty company's representative.
+ */
+by: string, 
+/**
+ * in_person | phone | signature
+ */
+method: AuthMethod, 
+/**
+ * YYYY-MM-DDTHH:MM local, or RFC 3339.
+ */
+at?: string | null, };
+
+/**
+ * One of the engine's complaints of this visit, with the labor and parts
+ * its finding proposes (empty until it has one), in the session's language.
+ */
+export type RoDiagnosis = { key: string, system: string, 
+/**
+ * The complaint as the catalog words it, or the system's name.
+ */
+title: string, 
+/**
+ * The isolated cause, once there is one.
+ */
+cause: string | null, labor: Array<RoLaborInput>, parts: Array<RoPartInput>, };
+
+/**
+ * A labor line as the writer types it.
+ */
+export type RoLaborInput = { description: string, 
+/**
+ * Hours, up to two decimals ("1.5").
+ */
+hours: string, };
+
+/**
+ * Labor rates per pay type.
+ */
+export type RoLaborRates = { customer: Money, warranty: Money, internal: Money, service_contract: Money, };
+
+export type RoLaborView = { description: string, hours: string, amount: Money, };
+
+export type RoLineAuthorizeRequest = { session_id: string, authorization: RoAuthorizeInput, };
+
+export type RoLineDeleteRequest = { session_id: string, line_id: string, };
+
+/**
+ * A complaint line as the writer saves it: a new one (no `line_id`) or an
+ * existing one, replaced whole.
+ */
+export type RoLineInput = { line_id?: string | null, 
+/**
+ * The customer's words.
+ */
+complaint: string, 
+/**
+ * customer | warranty | internal | service_contract
+ */
+pay_type: PayType, 
+/**
+ * For warranty: chassis | coach | component.
+ */
+warranty_payer?: WarrantyPayer | null, 
+/**
+ * For a component maker's warranty: the maker ("Dometic").
+ */
+warranty_maker?: string | null, 
+/**
+ * The engine complaint this line's diagnosis is (`RoDiagnosis.key`).
+ */
+engine_complaint?: string | null, labor?: Array<RoLaborInput>, parts?: Array<RoPartInput>, };
+
+export type RoLineSaveRequest = { session_id: string, line: RoLineInput, };
+
+/**
+ * One complaint line, priced.
+ */
+export type RoLineView = { id: string, line_no: number, complaint: string, pay_type: PayType, warranty_payer: WarrantyPayer | null, warranty_maker: string | null, engine_complaint: string | null, 
+/**
+ * The labor rate of its pay type.
+ */
+labor_rate: Money, labor: Array<RoLaborView>, parts: Array<RoPartView>, totals: RoTotals, authorization: RoAuthorization, };
+
+/**
+ * A part line as the writer types it.
+ */
+export type RoPartInput = { part_no?: string | null, description: string, 
+/**
+ * Quantity, up to two decimals ("2", "1.5").
+ */
+qty: string, 
+/**
+ * Price of one, in the shop's currency ("24.99").
+ */
+unit_price: string, };
+
+export type RoPartView = { part_no: string, description: string, qty: string, unit_price: Money, amount: Money, };
+
+/**
+ * The shop's money settings: what the repair order is priced with.
+ */
+export type RoSettings = { labor_rates: RoLaborRates, 
+/**
+ * The tax rate in percent, up to three decimals ("8.25", "8.875").
+ */
+tax_rate: string, 
+/**
+ * Whether labor is taxed too (parts always are).
+ */
+labor_taxable: boolean, };
+
+/**
+ * Changes to the money settings; what is left out stays as it is.
+ */
+export type RoSettingsPatch = { rate_customer?: string | null, rate_warranty?: string | null, rate_internal?: string | null, rate_service_contract?: string | null, 
+/**
+ * Percent, up to three decimals ("8.25").
+ */
+tax_rate?: string | null, labor_taxable?: boolean | null, };
+
+/**
+ * A line's or the repair order's amounts.
+ */
+export type RoTotals = { labor: Money, parts: Money, 
+/**
+ * What the tax was computed on.
+ */
+taxable: Money, tax: Money, total: Money, };
 
 /**
  * A stored rule with its versions (oldest first).
@@ -1004,6 +1178,11 @@ effective_from: string,
  * Exclusive; `None`: open-ended.
  */
 effective_to: string | null, payload: Payload, created_at: string, };
+
+/**
+ * For a warranty line: whose warranty pays.
+ */
+export type WarrantyPayer = "chassis" | "coach" | "component";
 
 /**
  * A daily window in minutes of the day: `start` in `0..1440`, `end` in

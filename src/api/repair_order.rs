@@ -1,0 +1,66 @@
+//! Repair order commands: `ro_show`, `ro_line_save`, `ro_line_delete`,
+//! `ro_line_authorize` (the answer to a line's estimate), `ro_settings`
+//! (labor rates per pay type, tax).
+
+use serde::Deserialize;
+use ts_rs::TS;
+
+use super::{AppError, SessionRef};
+use crate::desk::pricing::RoSettings;
+use crate::desk::repair_order::{RepairOrder, RoAuthorizeInput, RoLineInput, RoSettingsPatch};
+use crate::desk::Desk;
+
+#[derive(Debug, Clone, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
+#[serde(deny_unknown_fields)]
+pub struct RoLineSaveRequest {
+    pub session_id: String,
+    pub line: RoLineInput,
+}
+
+#[derive(Debug, Clone, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
+#[serde(deny_unknown_fields)]
+pub struct RoLineAuthorizeRequest {
+    pub session_id: String,
+    pub authorization: RoAuthorizeInput,
+}
+
+#[derive(Debug, Clone, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
+#[serde(deny_unknown_fields)]
+pub struct RoLineDeleteRequest {
+    pub session_id: String,
+    pub line_id: String,
+}
+
+pub async fn ro_show(desk: &Desk, req: SessionRef) -> Result<RepairOrder, AppError> {
+    Ok(desk.repair_order(&req.session_id).await?)
+}
+
+pub async fn ro_line_save(desk: &Desk, req: RoLineSaveRequest) -> Result<RepairOrder, AppError> {
+    Ok(desk.save_ro_line(&req.session_id, req.line).await?)
+}
+
+pub async fn ro_line_authorize(
+    desk: &Desk,
+    req: RoLineAuthorizeRequest,
+) -> Result<RepairOrder, AppError> {
+    Ok(desk
+        .authorize_ro_line(&req.session_id, req.authorization)
+        .await?)
+}
+
+pub async fn ro_line_delete(
+    desk: &Desk,
+    req: RoLineDeleteRequest,
+) -> Result<RepairOrder, AppError> {
+    Ok(desk
+        .delete_ro_line(&req.session_id, req.line_id.trim())
+        .await?)
+}
+
+/// Get, or change and get, the money settings.
+pub async fn ro_settings(desk: &Desk, req: RoSettingsPatch) -> Result<RoSettings, AppError> {
+    Ok(desk.set_ro_settings(req).await?)
+}
