@@ -1,4 +1,4 @@
-import { apiCall, createSession, expect, rowFor, test, unique } from './fixtures';
+import { apiCall, createSession, expect, rowFor, showSessionTab, test, unique } from './fixtures';
 
 test('header shows the app name, version and data dir from app_info', async ({ page, request }) => {
   const info = await apiCall(request, 'app_info');
@@ -41,6 +41,9 @@ test('creating a session through the form shows it in the list and opens it', as
   await expect(page.getByTestId('detail-engine-hours')).toHaveText('812.5 h');
   await expect(page.getByTestId('detail-language')).toHaveText('Español');
   await expect(page.getByTestId('turns-empty')).toBeVisible();
+  // Opening the new session puts the cursor in the chat input.
+  await expect(page.getByTestId('chat-input')).toBeFocused();
+  await showSessionTab(page, 'photos');
   await expect(page.getByTestId('photos-empty')).toBeVisible();
 
   const { sessions } = await apiCall(request, 'session_list', { query: complaint });

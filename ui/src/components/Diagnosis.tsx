@@ -1,22 +1,25 @@
-// The guided diagnostic chat of one session: the chat (history, input,
-// photos, quick answers) beside the context panel (steps, facts, isolation,
-// labor, report). Every button in the context panel is a chat message: it
+// The body of one session: the guided diagnostic chat (history, input,
+// photos, quick answers) first, with a side panel of tabs beside it: the
+// context panel (steps, facts, isolation, labor, report), the unit card and
+// the photos. On a narrow window the chat is one more tab, so the input is
+// always on screen. Every button in the context panel is a chat message: it
 // goes through the same `send` as the input, so the engine sees one stream.
 
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { api, type Artifact, type ReportRevision, type SessionContext, type Turn } from '../api';
 import { entriesFromTurns, entryFromTranscript, hasPendingReport, mergeEntries, replyKindLabel, type ChatEntry } from '../chat';
 import { t } from '../i18n';
 import { formatBytes, formatTimestamp, MAX_FILE_BYTES, readFileBase64 } from '../files';
 import { ApiError, toApiError } from '../transport';
-import { useThumbnail } from '../hooks';
+import { useMediaQuery, useThumbnail } from '../hooks';
 import { openBillingRule, openKnowledgeSource } from '../events';
 import { citationDescription, citationLabel, splitCitations } from '../knowledge';
 import { parseRuleCitation } from '../billing';
 import { ErrorMessage } from './common';
 import { ContextPanel } from './ContextPanel';
 import { ReportText } from './ReportText';
+import { TabList, tabId, type TabItem } from './Tabs';
 
 /** A photo picked for the next message. */
 interface Pick {
@@ -41,6 +44,10 @@ let pickSeq = 0;
 export const VIRTUAL_FROM = 60;
 /** While a report revision is on its way to the portal, its sync state is re-read this often. */
 export const REPORT_SYNC_POLL_MS = 3000;
+/** From this window width the side panel sits beside the chat; below it, the chat and the panel are tabs. */
+export const SIDE_BY_SIDE_QUERY = '(min-width: 1200px)';
+
+type SideTab = 'progress' | 'unit' | 'photos';
 
 function objectUrl(file: Blob): string | null {
   return typeof URL !== 'undefined' && typeof URL.createObjectURL === 'function' ? URL.createObjectURL(file) : null;
@@ -51,13 +58,24 @@ export function DiagnosisSection({
   turns,
   artifacts,
   onTurn,
+  unit,
+  photos,
 }: {
   sessionId: string;
   turns: Turn[];
   artifacts: Artifact[];
   /** A turn was recorded: reload the session (status, turn photos) and the list. */
   onTurn: () => void;
+  /** The unit and customer card, a tab of the side panel. */
+  unit?: ReactNode;
+  /** The photo gallery, a tab of the side panel. */
+  photos?: ReactNode;
 }) {
+  const sideBySide = useMediaQuery(SIDE_BY_SIDE_QUERY);
+  const [sideTab, setSideTab] = useState<SideTab>('progress');
+  const [sideOpen, setSideOpen] = useState(true);
+  // Narrow windows: whether the chat tab is the one shown (else the side tab).
+  const [chatShown, setChatShown] = useState(true);
   const [local, setLocal] = useState<LocalEntry[]>([]);
   const [pending, setPending] = useState<Pending | null>(null);
   const [sendError, setSendError] = useState<ApiError | null>(null);
@@ -75,6 +93,11 @@ export function DiagnosisSection({
   const urls = useRef<string[]>([]);
   const onTurnRef = useRef(onTurn);
   onTurnRef.current = onTurn;
+
+  // A session opened or just created: the technician's next move is to type.
+  useEffect(() => {
+    input.current?.focus({ preventScroll: true });
+  }, []);
 
   // Object URLs live as long as the view: sent photos keep their preview until the stored turn shows them.
   useEffect(
@@ -215,15 +238,83 @@ export function DiagnosisSection({
   const sending = pending !== null;
   const canSend = !sending && (draft.trim() !== '' || picks.length > 0);
 
+  const ids = {
+    chat: `chat-pane-${sessionId}`,
+    side: `side-${sessionId}`,
+    progress: `side-progress-${sessionId}`,
+    unit: `side-unit-${sessionId}`,
+    photos: `side-photos-${sessionId}`,
+  };
+  const tabPrefix = `session-${sessionId}`;
+  const sideTabs: TabItem<SideTab>[] = [{ id: 'progress', label: t('session.tabProgress'), controls: ids.progress }];
+  if (unit) sideTabs.push({ id: 'unit', label: t('session.tabUnit'), controls: ids.unit });
+  if (photos) sideTabs.push({ id: 'photos', label: t('session.tabPhotos'), controls: ids.photos, count: artifacts.length });
+  const allTabs: TabItem<'chat' | SideTab>[] = [{ id: 'chat', label: t('session.tabChat'), controls: ids.chat }, ...sideTabs];
+  const chatVisible = sideBySide || chatShown;
+  const sideVisible = sideBySide ? sideOpen : !chatShown;
+  const sidePanel = (tab: SideTab, content: ReactNode) => (
+    <div
+      role="tabpanel"
+      id={ids[tab]}
+      aria-labelledby={tabId(tabPrefix, tab)}
+      className={`side-panel side-${tab}`}
+      hidden={sideTab !== tab}
+      data-testid={`side-${tab}`}
+    >
+      {content}
+    </div>
+  );
+
   return (
-    <section className="card diagnosis" aria-labelledby="diagnosis-heading" data-testid="diagnosis">
-      <div className="card-head">
-        <h3 id="diagnosis-heading">
-          {t('chat.title')} <span className="muted">({t('chat.turns', { n: entries.length })})</span>
-        </h3>
-      </div>
-      <div className="diagnosis-grid">
-        <div className="chat-panel" data-testid="chat-panel">
+    <section
+      className={`diagnosis session-body${sideBySide ? ' side-by-side' : ' tabbed'}${sideVisible ? ' with-side' : ''}`}
+      aria-labelledby="diagnosis-heading"
+      data-testid="diagnosis"
+      data-layout={sideBySide ? 'side-by-side' : 'tabbed'}
+    >
+      {!sideBySide && (
+        <TabList
+          label={t('session.views')}
+          tabs={allTabs}
+          selected={chatShown ? 'chat' : sideTab}
+          onSelect={(x) => {
+            if (x === 'chat') {
+              setChatShown(true);
+            } else {
+              setSideTab(x);
+              setChatShown(false);
+            }
+          }}
+          idPrefix={tabPrefix}
+          className="session-tabs"
+          testId="session-tabs"
+        />
+      )}
+      <div
+        className="chat-panel"
+        id={ids.chat}
+        data-testid="chat-panel"
+        hidden={!chatVisible}
+        role={sideBySide ? undefined : 'tabpanel'}
+        aria-labelledby={sideBySide ? undefined : tabId(tabPrefix, 'chat')}
+      >
+        <div className="chat-head">
+          <h3 id="diagnosis-heading">
+            {t('chat.title')} <span className="muted">({t('chat.turns', { n: entries.length })})</span>
+          </h3>
+          {sideBySide && (
+            <button
+              type="button"
+              className="btn small-btn"
+              aria-expanded={sideOpen}
+              aria-controls={ids.side}
+              onClick={() => setSideOpen((v) => !v)}
+              data-testid="toggle-side"
+            >
+              {sideOpen ? t('session.hidePanel') : t('session.showPanel')}
+            </button>
+          )}
+        </div>
           <ol
             ref={history}
             className={`chat-history${virtual ? ' is-virtual' : ''}`}
@@ -367,20 +458,37 @@ export function DiagnosisSection({
           </div>
         </div>
 
-        <ContextPanel
-          sessionId={sessionId}
-          context={context}
-          error={contextError}
-          sending={sending}
-          onSend={(text) => void send(text, false)}
-          reports={reports}
-          reportsError={reportsError}
-          onReportChanged={() => {
-            setContextVersion((v) => v + 1);
-            setReportsVersion((v) => v + 1);
-            onTurnRef.current();
-          }}
-        />
+      <div className="session-side" id={ids.side} hidden={!sideVisible} data-testid="session-side">
+        {sideBySide && (
+          <TabList
+            label={t('session.panelLabel')}
+            tabs={sideTabs}
+            selected={sideTab}
+            onSelect={setSideTab}
+            idPrefix={tabPrefix}
+            className="side-tabs"
+            testId="side-tabs"
+          />
+        )}
+        {sidePanel(
+          'progress',
+          <ContextPanel
+            sessionId={sessionId}
+            context={context}
+            error={contextError}
+            sending={sending}
+            onSend={(text) => void send(text, false)}
+            reports={reports}
+            reportsError={reportsError}
+            onReportChanged={() => {
+              setContextVersion((v) => v + 1);
+              setReportsVersion((v) => v + 1);
+              onTurnRef.current();
+            }}
+          />,
+        )}
+        {unit && sidePanel('unit', unit)}
+        {photos && sidePanel('photos', photos)}
       </div>
     </section>
   );

@@ -19,8 +19,11 @@ export function SessionDetailView({
   sessionId,
   onChanged,
   onDeleted,
+  onBack,
 }: {
   sessionId: string;
+  /** Back to the session list (shown where the list and the session do not fit side by side). */
+  onBack?: () => void;
   /** Something the list shows changed (photo count, updated time). */
   onChanged: () => void;
   onDeleted: (message: string) => void;
@@ -127,6 +130,11 @@ export function SessionDetailView({
   return (
     <div className="detail" data-testid="session-detail" data-session-id={s.id}>
       <div className="detail-head">
+        {onBack && (
+          <button type="button" className="btn back-to-list" onClick={onBack} data-testid="back-to-list">
+            <span aria-hidden="true">←</span> {t('session.backToList')}
+          </button>
+        )}
         <div className="detail-title">
           <h2 data-testid="detail-complaint">{s.complaint}</h2>
           <div className="detail-sub">
@@ -251,12 +259,14 @@ export function SessionDetailView({
         </section>
       )}
 
-      <HeaderCard session={s} edits={detail.edits} visits={detail.earlier_visits} onSaved={onTurn} />
-
-      <DiagnosisSection sessionId={s.id} turns={detail.turns} artifacts={detail.artifacts} onTurn={onTurn} />
-
-      <PhotosSection sessionId={s.id} artifacts={detail.artifacts} verifyStatus={verifyStatus} onUploaded={onUploaded} />
-
+      <DiagnosisSection
+        sessionId={s.id}
+        turns={detail.turns}
+        artifacts={detail.artifacts}
+        onTurn={onTurn}
+        unit={<HeaderCard session={s} edits={detail.edits} visits={detail.earlier_visits} onSaved={onTurn} />}
+        photos={<PhotosSection sessionId={s.id} artifacts={detail.artifacts} verifyStatus={verifyStatus} onUploaded={onUploaded} />}
+      />
     </div>
   );
 }

@@ -103,18 +103,29 @@ export function Modal({
     };
   }, []);
 
+  // Focus that leaves the dialog some other way (a click on the veil's edge, a
+  // browser shortcut, an element that disappeared) is brought back inside.
+  useEffect(() => {
+    const onFocusIn = (e: FocusEvent) => {
+      const el = box.current;
+      if (!el || !el.isConnected || !(e.target instanceof Node) || el.contains(e.target)) return;
+      (tabbables(el)[0] ?? el).focus();
+    };
+    document.addEventListener('focusin', onFocusIn);
+    return () => document.removeEventListener('focusin', onFocusIn);
+  }, []);
+
   function onKeyDown(e: KeyboardEvent<HTMLDivElement>) {
     if (e.key !== 'Tab' || !box.current) return;
-    const items = Array.from(
-      box.current.querySelectorAll<HTMLElement>('a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex="0"]'),
-    ).filter((x) => !x.hidden);
+    const items = tabbables(box.current);
     if (items.length === 0) return;
     const first = items[0];
     const last = items[items.length - 1];
-    if (e.shiftKey && document.activeElement === first) {
+    const at = items.indexOf(document.activeElement as HTMLElement);
+    if (e.shiftKey && (at <= 0)) {
       e.preventDefault();
       last.focus();
-    } else if (!e.shiftKey && document.activeElement === last) {
+    } else if (!e.shiftKey && (at === -1 || at === items.length - 1)) {
       e.preventDefault();
       first.focus();
     }
@@ -147,4 +158,23 @@ export function Modal({
       </div>
     </div>
   );
+}
+
+/**
+ * The elements Tab stops at inside `root`, in order. A radio group is one tab
+ * stop (its checked radio, or its first when none is), so the last stop of a
+ * dialog ending in radios is the checked one, not the last radio.
+ */
+export function tabbables(root: HTMLElement): HTMLElement[] {
+  const all = Array.from(
+    root.querySelectorAll<HTMLElement>(
+      'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]',
+    ),
+  ).filter((x) => x.tabIndex >= 0 && !x.closest('[hidden]') && !(x instanceof HTMLInputElement && x.hidden));
+  return all.filter((x) => {
+    if (!(x instanceof HTMLInputElement) || x.type !== 'radio' || !x.name) return true;
+    const group = all.filter((y): y is HTMLInputElement => y instanceof HTMLInputElement && y.type === 'radio' && y.name === x.name);
+    const checked = group.find((y) => y.checked);
+    return checked ? checked === x : group[0] === x;
+  });
 }

@@ -622,6 +622,18 @@ export const en = {
   'transport.broke': 'The connection broke while reading {what}: {why}',
   'transport.http': '{what} failed with HTTP {status}: {detail}',
   'transport.badJson': '{what}: the backend answered with no valid JSON',
+
+  // The session layout: chat first, a side panel of tabs, the skip link.
+  'app.skipToContent': 'Skip to main content',
+  'session.views': 'Session views',
+  'session.panelLabel': 'Session panel',
+  'session.tabChat': 'Chat',
+  'session.tabProgress': 'Progress',
+  'session.tabUnit': 'Unit',
+  'session.tabPhotos': 'Photos',
+  'session.hidePanel': 'Hide panel',
+  'session.showPanel': 'Show panel',
+  'session.backToList': 'Sessions',
 };
 
 export type MessageKey = keyof typeof en;

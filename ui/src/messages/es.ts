@@ -620,4 +620,16 @@ export const es: Messages = {
   'transport.broke': 'La conexión se cortó al leer {what}: {why}',
   'transport.http': '{what} falló con HTTP {status}: {detail}',
   'transport.badJson': '{what}: el servidor respondió sin un JSON válido',
+
+  // The session layout: chat first, a side panel of tabs, the skip link.
+  'app.skipToContent': 'Saltar al contenido principal',
+  'session.views': 'Vistas de la sesión',
+  'session.panelLabel': 'Panel de la sesión',
+  'session.tabChat': 'Chat',
+  'session.tabProgress': 'Progreso',
+  'session.tabUnit': 'Unidad',
+  'session.tabPhotos': 'Fotos',
+  'session.hidePanel': 'Ocultar panel',
+  'session.showPanel': 'Mostrar panel',
+  'session.backToList': 'Sesiones',
 };

@@ -620,4 +620,16 @@ export const ru: Messages = {
   'transport.broke': 'Соединение оборвалось при чтении {what}: {why}',
   'transport.http': '{what}: ошибка HTTP {status}: {detail}',
   'transport.badJson': '{what}: сервер ответил не в формате JSON',
+
+  // The session layout: chat first, a side panel of tabs, the skip link.
+  'app.skipToContent': 'Перейти к основному содержимому',
+  'session.views': 'Разделы сессии',
+  'session.panelLabel': 'Панель сессии',
+  'session.tabChat': 'Чат',
+  'session.tabProgress': 'Ход работы',
+  'session.tabUnit': 'Машина',
+  'session.tabPhotos': 'Фото',
+  'session.hidePanel': 'Скрыть панель',
+  'session.showPanel': 'Показать панель',
+  'session.backToList': 'Сессии',
 };
