@@ -1,11 +1,20 @@
 import { apiCall, createSession, expect, rowFor, showSessionTab, test, unique } from './fixtures';
 
-test('header shows the app name, version and data dir from app_info', async ({ page, request }) => {
+test('header shows the app name and version; the data dir and how it runs are in About', async ({ page, request }) => {
   const info = await apiCall(request, 'app_info');
   await page.goto('/');
   await expect(page.getByTestId('app-name')).toHaveText('RV Service Desk');
   await expect(page.getByTestId('app-version')).toHaveText(`v${info.version}`);
-  await expect(page.getByTestId('app-data-dir')).toHaveText(info.data_dir);
+  // No path or transport badge in the header a technician looks at all day.
+  await expect(page.getByTestId('app-header')).not.toContainText(info.data_dir);
+  await expect(page.getByTestId('app-header')).not.toContainText('Browser');
+  await page.getByTestId('open-about').click();
+  const about = page.getByTestId('about-dialog');
+  await expect(about.getByTestId('app-data-dir')).toHaveText(info.data_dir);
+  await expect(about.getByTestId('app-transport')).toHaveText('Browser');
+  await page.keyboard.press('Escape');
+  await expect(about).toHaveCount(0);
+  await expect(page.getByTestId('open-about')).toBeFocused();
 });
 
 test('creating a session through the form shows it in the list and opens it', async ({ page, request }) => {

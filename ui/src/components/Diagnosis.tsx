@@ -5,16 +5,26 @@
 // always on screen. Every button in the context panel is a chat message: it
 // goes through the same `send` as the input, so the engine sees one stream.
 
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { api, type Artifact, type ReportRevision, type SessionContext, type Turn } from '../api';
-import { entriesFromTurns, entryFromTranscript, hasPendingReport, mergeEntries, replyKindLabel, type ChatEntry } from '../chat';
+import {
+  documentCitationText,
+  entriesFromTurns,
+  entryFromTranscript,
+  hasPendingReport,
+  mergeEntries,
+  procedureCitationText,
+  replyKindLabel,
+  type ChatEntry,
+  type CitationNames,
+} from '../chat';
 import { t } from '../i18n';
 import { formatBytes, formatTimestamp, MAX_FILE_BYTES, readFileBase64 } from '../files';
 import { ApiError, toApiError } from '../transport';
 import { useMediaQuery, useThumbnail } from '../hooks';
 import { openBillingRule, openKnowledgeSource } from '../events';
-import { citationDescription, citationLabel, splitCitations } from '../knowledge';
+import { splitCitations } from '../knowledge';
 import { parseRuleCitation } from '../billing';
 import { ErrorMessage } from './common';
 import { ContextPanel } from './ContextPanel';
@@ -93,6 +103,25 @@ export function DiagnosisSection({
   const urls = useRef<string[]>([]);
   const onTurnRef = useRef(onTurn);
   onTurnRef.current = onTurn;
+
+  // Document titles for the citation chips; without them a chip names its source id in words.
+  const [documents, setDocuments] = useState<Record<string, string>>({});
+  useEffect(() => {
+    let alive = true;
+    api.knowledgeSources().then(
+      (r) => alive && setDocuments(Object.fromEntries(r.sources.map((x) => [x.source_id, x.title]))),
+      () => undefined,
+    );
+    return () => {
+      alive = false;
+    };
+  }, []);
+  const names = useMemo<CitationNames>(() => {
+    const parts: Record<string, string> = {};
+    for (const st of context?.steps ?? []) parts[st.id] = st.question;
+    if (context?.isolation.finding && context.isolation.cause) parts[context.isolation.finding] = context.isolation.cause;
+    return { systems: context?.system ? { [context.system.id]: context.system.title } : {}, parts, documents };
+  }, [context, documents]);
 
   // A session opened or just created: the technician's next move is to type.
   useEffect(() => {
@@ -338,9 +367,9 @@ export function DiagnosisSection({
               </li>
             )}
             {virtual ? (
-              <VirtualTurns entries={entries} virtualizer={virtualizer} />
+              <VirtualTurns entries={entries} virtualizer={virtualizer} names={names} />
             ) : (
-              entries.map((e) => <ChatTurnView key={e.key} entry={e} />)
+              entries.map((e) => <ChatTurnView key={e.key} entry={e} names={names} />)
             )}
             {pending && (
               <li className="chat-turn is-pending" data-testid="chat-pending">
@@ -497,7 +526,15 @@ export function DiagnosisSection({
 type ViewEntry = ChatEntry & { previews?: { name: string; url: string | null }[] };
 
 /** The turns in view of a long history, between two spacers that stand for the rest. */
-function VirtualTurns({ entries, virtualizer }: { entries: ViewEntry[]; virtualizer: ReturnType<typeof useVirtualizer<HTMLOListElement, HTMLLIElement>> }) {
+function VirtualTurns({
+  entries,
+  virtualizer,
+  names,
+}: {
+  entries: ViewEntry[];
+  virtualizer: ReturnType<typeof useVirtualizer<HTMLOListElement, HTMLLIElement>>;
+  names: CitationNames;
+}) {
   const items = virtualizer.getVirtualItems();
   if (items.length === 0) return null;
   const top = Math.max(0, items[0].start - 10);
@@ -512,6 +549,7 @@ function VirtualTurns({ entries, virtualizer }: { entries: ViewEntry[]; virtuali
           index={it.index}
           setSize={entries.length}
           measure={virtualizer.measureElement}
+          names={names}
         />
       ))}
       <li className="chat-spacer" aria-hidden="true" style={{ height: bottom }} data-testid="chat-spacer-bottom" />
@@ -524,11 +562,13 @@ function ChatTurnView({
   index,
   setSize,
   measure,
+  names,
 }: {
   entry: ViewEntry;
   index?: number;
   setSize?: number;
   measure?: (el: HTMLLIElement | null) => void;
+  names: CitationNames;
 }) {
   const r = entry.reply;
   return (
@@ -572,20 +612,22 @@ function ChatTurnView({
             {r.text}
           </div>
         )}
-        <ReplyCitations citations={r.citations} />
+        <ReplyCitations citations={r.citations} names={names} />
       </div>
     </li>
   );
 }
 
 /**
- * A reply's citations: knowledge chunks (`source@vN#chunk`) as chips that open
- * the source in the Knowledge workspace; any other citation (a procedure) as
- * the "Sources:" line.
+ * A reply's citations in words: knowledge chunks (`source@vN#chunk`) as chips
+ * naming the document and its part, which open it in the Knowledge workspace;
+ * a procedure's as its title and the step or finding used. The ids themselves
+ * are under "Details".
  */
-function ReplyCitations({ citations }: { citations: string[] }) {
+function ReplyCitations({ citations, names }: { citations: string[]; names: CitationNames }) {
   if (citations.length === 0) return null;
   const { knowledge, other } = splitCitations(citations);
+  const otherText = other.map((c) => procedureCitationText(c, names) ?? c);
   return (
     <>
       {knowledge.length > 0 && (
@@ -600,7 +642,6 @@ function ReplyCitations({ citations }: { citations: string[] }) {
                     type="button"
                     className="chip citation-chip rule-chip"
                     title={t('chat.ruleChipTitle', { raw: ref.raw, code: rule.rule_code, version: rule.version_no })}
-                    aria-label={t('chat.ruleChipLabel', { code: rule.rule_code, version: rule.version_no })}
                     data-testid="citation-chip"
                     data-kind="rule"
                     data-citation={ref.raw}
@@ -616,7 +657,6 @@ function ReplyCitations({ citations }: { citations: string[] }) {
                     type="button"
                     className="chip citation-chip"
                     title={t('chat.sourceChipTitle', { raw: ref.raw })}
-                    aria-label={t('chat.sourceChipLabel', { source: citationDescription(ref) })}
                     data-testid="citation-chip"
                     data-kind="knowledge"
                     data-citation={ref.raw}
@@ -625,7 +665,7 @@ function ReplyCitations({ citations }: { citations: string[] }) {
                     <span aria-hidden="true" className="chip-icon">
                       ❝
                     </span>
-                    {citationLabel(ref)}
+                    {documentCitationText(ref, names)}
                   </button>
                 )}
               </li>
@@ -634,10 +674,14 @@ function ReplyCitations({ citations }: { citations: string[] }) {
         </ul>
       )}
       {other.length > 0 && (
-        <div className="citations muted small" data-testid="citations">
-          {t('chat.sources')} {other.join(', ')}
+        <div className="citations small" data-testid="citations">
+          {t('chat.sources')} {otherText.join('; ')}
         </div>
       )}
+      <details className="tech-details reply-details" data-testid="reply-details">
+        <summary>{t('details.summary')}</summary>
+        <code className="small">{citations.join(', ')}</code>
+      </details>
     </>
   );
 }

@@ -15,9 +15,6 @@ export const en = {
   'workspace.export': 'Export',
 
   'header.workspaces': 'Workspaces',
-  'header.data': 'Data',
-  'header.dataDirTitle': 'Where the database and photos are stored',
-  'header.transportTitle': 'How this window talks to the backend',
   'header.desktop': 'Desktop',
   'header.browser': 'Browser',
 
@@ -187,9 +184,7 @@ export const en = {
   'chat.turnPhotos': 'Photos sent with this message',
   'chat.citationsLabel': 'Knowledge sources of this reply',
   'chat.ruleChipTitle': '{raw}: show rule {code} version {version} in the Billing workspace',
-  'chat.ruleChipLabel': 'Billing rule {code}, version {version}: show in the Billing workspace',
   'chat.sourceChipTitle': '{raw}: show this source in the Knowledge workspace',
-  'chat.sourceChipLabel': '{source}: show in the Knowledge workspace',
   'chat.sources': 'Sources:',
   'chat.loadingThumb': 'Loading thumbnail',
   'chat.fileTooLarge': '{name} is {size}; files can be at most {max}',
@@ -634,6 +629,25 @@ export const en = {
   'session.hidePanel': 'Hide panel',
   'session.showPanel': 'Show panel',
   'session.backToList': 'Sessions',
+
+  // Words for people: citations named by title, engine ids under Details, the About dialog.
+  'cite.procedure': 'the {title} procedure',
+  'cite.procedurePart': '{title}: {part}',
+  'cite.document': '{title} · part {part}',
+  'details.summary': 'Details',
+  'details.transition': 'Last step of the assistant:',
+  'details.finding': 'Finding id:',
+  'details.factIds': 'Fact ids',
+  'details.errorCode': 'Error code:',
+  'fact.source.technician': 'Technician',
+  'fact.source.inference': 'Inferred',
+  'about.open': 'About',
+  'about.title': 'About RV Service Desk',
+  'about.version': 'Version',
+  'about.dataDir': 'Data folder',
+  'about.dataDirHint': 'Where the database and photos are stored',
+  'about.runningIn': 'Running in',
+  'about.sessions': 'Sessions stored',
 };
 
 export type MessageKey = keyof typeof en;

@@ -13,9 +13,6 @@ export const es: Messages = {
   'workspace.export': 'Exportar',
 
   'header.workspaces': 'Espacios de trabajo',
-  'header.data': 'Datos',
-  'header.dataDirTitle': 'Dónde se guardan la base de datos y las fotos',
-  'header.transportTitle': 'Cómo habla esta ventana con el servidor',
   'header.desktop': 'Escritorio',
   'header.browser': 'Navegador',
 
@@ -185,9 +182,7 @@ export const es: Messages = {
   'chat.turnPhotos': 'Fotos enviadas con este mensaje',
   'chat.citationsLabel': 'Fuentes de conocimiento de esta respuesta',
   'chat.ruleChipTitle': '{raw}: mostrar la regla {code} versión {version} en Cobros',
-  'chat.ruleChipLabel': 'Regla de cobro {code}, versión {version}: mostrar en Cobros',
   'chat.sourceChipTitle': '{raw}: mostrar esta fuente en Conocimiento',
-  'chat.sourceChipLabel': '{source}: mostrar en Conocimiento',
   'chat.sources': 'Fuentes:',
   'chat.loadingThumb': 'Cargando miniatura',
   'chat.fileTooLarge': '{name} ocupa {size}; los archivos pueden ocupar como máximo {max}',
@@ -632,4 +627,23 @@ export const es: Messages = {
   'session.hidePanel': 'Ocultar panel',
   'session.showPanel': 'Mostrar panel',
   'session.backToList': 'Sesiones',
+
+  // Words for people: citations named by title, engine ids under Details, the About dialog.
+  'cite.procedure': 'el procedimiento {title}',
+  'cite.procedurePart': '{title}: {part}',
+  'cite.document': '{title} · parte {part}',
+  'details.summary': 'Detalles',
+  'details.transition': 'Último paso del asistente:',
+  'details.finding': 'Id del hallazgo:',
+  'details.factIds': 'Ids de los hechos',
+  'details.errorCode': 'Código de error:',
+  'fact.source.technician': 'Técnico',
+  'fact.source.inference': 'Deducido',
+  'about.open': 'Acerca de',
+  'about.title': 'Acerca de RV Service Desk',
+  'about.version': 'Versión',
+  'about.dataDir': 'Carpeta de datos',
+  'about.dataDirHint': 'Donde se guardan la base de datos y las fotos',
+  'about.runningIn': 'Se ejecuta en',
+  'about.sessions': 'Sesiones guardadas',
 };

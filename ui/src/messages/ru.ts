@@ -13,9 +13,6 @@ export const ru: Messages = {
   'workspace.export': 'Экспорт',
 
   'header.workspaces': 'Разделы',
-  'header.data': 'Данные',
-  'header.dataDirTitle': 'Где хранятся база данных и фото',
-  'header.transportTitle': 'Как это окно связывается с сервером',
   'header.desktop': 'Приложение',
   'header.browser': 'Браузер',
 
@@ -185,9 +182,7 @@ export const ru: Messages = {
   'chat.turnPhotos': 'Фото к этому сообщению',
   'chat.citationsLabel': 'Источники этого ответа',
   'chat.ruleChipTitle': '{raw}: показать правило {code} версии {version} в разделе «Оплата»',
-  'chat.ruleChipLabel': 'Правило оплаты {code}, версия {version}: показать в разделе «Оплата»',
   'chat.sourceChipTitle': '{raw}: показать источник в разделе «Знания»',
-  'chat.sourceChipLabel': '{source}: показать в разделе «Знания»',
   'chat.sources': 'Источники:',
   'chat.loadingThumb': 'Загрузка миниатюры',
   'chat.fileTooLarge': '{name}: {size}; файл может быть не больше {max}',
@@ -632,4 +627,23 @@ export const ru: Messages = {
   'session.hidePanel': 'Скрыть панель',
   'session.showPanel': 'Показать панель',
   'session.backToList': 'Сессии',
+
+  // Words for people: citations named by title, engine ids under Details, the About dialog.
+  'cite.procedure': 'процедура «{title}»',
+  'cite.procedurePart': '{title}: {part}',
+  'cite.document': '{title} · часть {part}',
+  'details.summary': 'Подробности',
+  'details.transition': 'Последний шаг помощника:',
+  'details.finding': 'Id находки:',
+  'details.factIds': 'Id фактов',
+  'details.errorCode': 'Код ошибки:',
+  'fact.source.technician': 'Техник',
+  'fact.source.inference': 'Выведено',
+  'about.open': 'О программе',
+  'about.title': 'О программе RV Service Desk',
+  'about.version': 'Версия',
+  'about.dataDir': 'Папка данных',
+  'about.dataDirHint': 'Где хранятся база данных и фото',
+  'about.runningIn': 'Работает в',
+  'about.sessions': 'Сохранено сессий',
 };
