@@ -26,7 +26,7 @@ import { useMediaQuery, useThumbnail } from '../hooks';
 import { openBillingRule, openKnowledgeSource } from '../events';
 import { splitCitations } from '../knowledge';
 import { parseRuleCitation } from '../billing';
-import { ErrorMessage } from './common';
+import { artifactProblemLabel, ErrorMessage } from './common';
 import { ContextPanel } from './ContextPanel';
 import { ReportText } from './ReportText';
 import { TabList, tabId, type TabItem } from './Tabs';
@@ -712,7 +712,7 @@ function TurnPhoto({ artifact }: { artifact: Artifact }) {
         <img src={thumb.url} alt={label} data-testid="turn-photo-img" />
       ) : thumb.kind === 'error' ? (
         <span className="small error-text" role="img" aria-label={`${label}: ${thumb.error.message}`} data-code={thumb.error.code}>
-          {thumb.error.code}
+          {artifactProblemLabel(thumb.error.code)}
         </span>
       ) : (
         <span className="thumb-loading" aria-label={t('chat.loadingThumb')} />

@@ -2,7 +2,8 @@ import { useCallback, useRef, useState, type DragEvent } from 'react';
 import { api, type Artifact, type BlobStatus } from '../api';
 import { formatBytes, MAX_FILE_BYTES, readFileBase64 } from '../files';
 import { ApiError, toApiError } from '../transport';
-import { artifactProblemLabel } from './common';
+import { artifactProblemLabel, ErrorCodeDetails } from './common';
+import { errorAdvice } from '../errors';
 import { PhotoOverlay } from './PhotoOverlay';
 import { useSeen, useThumbnail } from '../hooks';
 import { t, type MessageKey } from '../i18n';
@@ -259,7 +260,7 @@ function UploadRow({ item }: { item: UploadItem }) {
       )}
       {item.error && (
         <div className="upload-error" role="alert" data-testid="upload-error" data-code={item.error.code}>
-          {item.error.message} <code className="error-code">{item.error.code}</code>
+          {errorAdvice(item.error.code)} {item.error.message} <ErrorCodeDetails code={item.error.code} />
         </div>
       )}
     </li>

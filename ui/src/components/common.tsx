@@ -1,9 +1,14 @@
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import type { SessionStage, SessionStatus } from '../api';
 import type { ApiError } from '../transport';
+import { errorAdvice } from '../errors';
 import { t, type MessageKey } from '../i18n';
 
-/** A backend (or transport) error, shown to the person with its code. */
+/**
+ * A backend (or transport) error as words: what to do (by its code, in the
+ * interface language), then what exactly went wrong (the backend's message);
+ * the code itself under a closed "Details".
+ */
 export function ErrorMessage({
   error,
   testId,
@@ -16,10 +21,21 @@ export function ErrorMessage({
   if (!error) return null;
   return (
     <div className="error-box" role="alert" data-testid={testId} data-code={error.code}>
-      <span className="error-text">{error.message}</span>{' '}
-      <code className="error-code">{error.code}</code>
+      <span className="error-advice">{errorAdvice(error.code)}</span>{' '}
+      {error.message && <span className="error-text">{error.message}</span>}
+      <ErrorCodeDetails code={error.code} />
       {children}
     </div>
+  );
+}
+
+/** An error's code, for whoever asks (a support call): closed by default. */
+export function ErrorCodeDetails({ code }: { code: string }) {
+  return (
+    <details className="tech-details error-details">
+      <summary>{t('details.summary')}</summary>
+      {t('details.errorCode')} <code className="error-code">{code}</code>
+    </details>
   );
 }
 
