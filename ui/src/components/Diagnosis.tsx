@@ -347,9 +347,10 @@ export function DiagnosisSection({
           <ol
             ref={history}
             className={`chat-history${virtual ? ' is-virtual' : ''}`}
-            role="log"
-            // A virtual list mounts turns while scrolling: those must not be announced; the status below says the news.
+            // A list (its turns are list items) that announces new turns as a log would. A virtual list mounts
+            // turns while scrolling: those must not be announced; the status below says the news.
             aria-live={virtual ? 'off' : 'polite'}
+            aria-relevant="additions"
             aria-label={t('chat.historyLabel')}
             aria-busy={sending}
             tabIndex={0}

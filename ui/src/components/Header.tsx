@@ -53,7 +53,6 @@ export function Header({
                 href={hashForWorkspace(w.id) || '#'}
                 className={`workspace-link${workspace === w.id ? ' current' : ''}`}
                 aria-current={workspace === w.id ? 'page' : undefined}
-                aria-controls={`workspace-${w.id}`}
                 aria-keyshortcuts={w.shortcut}
                 title={`${t(w.labelKey)} (${w.shortcut})`}
                 data-testid={`nav-${w.id}`}

@@ -684,6 +684,9 @@ export const en = {
   'error.keyring': 'The system keyring could not be used. Unlock it, or give the token through the environment.',
   'error.http': 'The Service Desk answered with an error (HTTP {status}). Try again.',
   'error.unknown': 'Something went wrong. Try again; the message below says what.',
+
+  // The sync indicator while its state cannot be read.
+  'sync.retrying': 'retrying…',
 };
 
 export type MessageKey = keyof typeof en;

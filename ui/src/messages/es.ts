@@ -682,4 +682,7 @@ export const es: Messages = {
   'error.keyring': 'No se pudo usar el llavero del sistema. Desbloquéelo o indique el token por el entorno.',
   'error.http': 'Service Desk respondió con un error (HTTP {status}). Vuelva a intentarlo.',
   'error.unknown': 'Algo salió mal. Vuelva a intentarlo; el mensaje de abajo dice qué.',
+
+  // The sync indicator while its state cannot be read.
+  'sync.retrying': 'reintentando…',
 };

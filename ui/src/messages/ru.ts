@@ -682,4 +682,7 @@ export const ru: Messages = {
   'error.keyring': 'Не удалось использовать системное хранилище ключей. Разблокируйте его или передайте токен через переменную окружения.',
   'error.http': 'Service Desk ответил ошибкой (HTTP {status}). Повторите.',
   'error.unknown': 'Что-то пошло не так. Повторите; подробности ниже.',
+
+  // The sync indicator while its state cannot be read.
+  'sync.retrying': 'повторная попытка…',
 };
