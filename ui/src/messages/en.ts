@@ -687,6 +687,15 @@ export const en = {
 
   // The sync indicator while its state cannot be read.
   'sync.retrying': 'retrying…',
+
+  // Billing text that was written into the components.
+  'rules.heading': 'Rules',
+  'billingImport.notSentBecause': 'Not sent: {why}',
+
+  // Tariff segment types.
+  'segmentType.free': 'free',
+  'segmentType.periodic': 'per period',
+  'segmentType.tiered': 'tiered',
 };
 
 export type MessageKey = keyof typeof en;

@@ -685,4 +685,13 @@ export const es: Messages = {
 
   // The sync indicator while its state cannot be read.
   'sync.retrying': 'reintentando…',
+
+  // Billing text that was written into the components.
+  'rules.heading': 'Reglas',
+  'billingImport.notSentBecause': 'No enviado: {why}',
+
+  // Tariff segment types.
+  'segmentType.free': 'gratis',
+  'segmentType.periodic': 'por periodo',
+  'segmentType.tiered': 'por tramos',
 };

@@ -322,7 +322,7 @@ export const ru: Messages = {
   'detail.damaged': 'Повреждено {bad} из {n}',
   'detail.unitAndCustomer': 'Машина и клиент',
   'photos.title': 'Фото и файлы',
-  'photos.captionPlaceholder': 'Подпись к следующим фото (необязательно)',
+  'photos.captionPlaceholder': 'Подпись к фото (необязательно)',
   'photos.caption': 'Подпись к следующим фото',
   'photos.add': 'Добавить фото…',
   'photos.uploads': 'Загрузки: готово {done} из {total}',
@@ -365,7 +365,7 @@ export const ru: Messages = {
   'knowledge.search': 'Поиск',
   'knowledge.searchStore': 'Поиск по базе знаний',
   'knowledge.searchWords': 'Слова для поиска',
-  'knowledge.searchPlaceholder': 'например: отмена платы за хранение, проверка утечки газа…',
+  'knowledge.searchPlaceholder': 'например: плата за хранение, утечка газа…',
   'knowledge.searching': 'Поиск…',
   'knowledge.filters': 'Фильтры',
   'knowledge.type': 'Тип',
@@ -388,7 +388,7 @@ export const ru: Messages = {
   'knowledge.typeQuestion': 'Сначала введите вопрос.',
   'knowledge.ask': 'Спросить',
   'knowledge.question': 'Вопрос',
-  'knowledge.askPlaceholder': 'например: как проверить газовую систему на утечку? (Enter — спросить)',
+  'knowledge.askPlaceholder': 'например: как проверить газ на утечку? (Enter — спросить)',
   'knowledge.asking': 'Запрос…',
   'knowledge.asksFirst': 'Этот документ сначала спрашивает:',
   'knowledge.asksFirstNote': 'В чате сессии ассистент задаёт их по одному, а затем отвечает с учётом ваших ответов.',
@@ -518,7 +518,7 @@ export const ru: Messages = {
   'rules.current': 'Действует сейчас',
   'rules.past': 'Закончилась',
   'rules.future': 'Ещё не действует',
-  'rules.findPlaceholder': 'Код, название, город или площадка',
+  'rules.findPlaceholder': 'Код, название, город, площадка',
   'rules.loading': 'Загрузка правил…',
   'rules.empty': 'Правил ещё нет. Загрузите демо-данные или импортируйте файл правил.',
   'rules.noMatch': 'Подходящих правил нет.',
@@ -685,4 +685,13 @@ export const ru: Messages = {
 
   // The sync indicator while its state cannot be read.
   'sync.retrying': 'повторная попытка…',
+
+  // Billing text that was written into the components.
+  'rules.heading': 'Правила',
+  'billingImport.notSentBecause': 'Не отправлено: {why}',
+
+  // Tariff segment types.
+  'segmentType.free': 'бесплатно',
+  'segmentType.periodic': 'за период',
+  'segmentType.tiered': 'ступенчато',
 };
