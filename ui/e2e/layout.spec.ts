@@ -147,6 +147,33 @@ test.describe('keyboard', () => {
     await expect(input).toBeFocused();
   });
 
+  test('the session list is one Tab stop; the arrow keys move in it and Enter opens a session', async ({ page, request }) => {
+    const tag = unique('kb').replace(' ', '');
+    for (const c of ['Furnace', 'Awning', 'Fridge']) await createSession(request, { complaint: `${c} ${tag}` });
+    await page.goto('/');
+    await page.getByTestId('session-search').fill(tag);
+    await expect(page.getByTestId('session-row')).toHaveCount(3);
+    const rows = page.getByTestId('session-row');
+    // From the search box: the status filter, the New session button, then the list, once.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await expect(rows.nth(0)).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await expect(rows.nth(1)).toBeFocused();
+    await page.keyboard.press('End');
+    await expect(rows.nth(2)).toBeFocused();
+    await page.keyboard.press('ArrowUp');
+    await expect(rows.nth(1)).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('detail-complaint')).toHaveText(`Awning ${tag}`);
+    await expect(page.getByTestId('chat-input')).toBeFocused();
+    // Back in the list, Tab leaves it instead of walking every row.
+    await rows.nth(1).focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).not.toBe('session-row');
+  });
+
   test('Settings keeps Tab inside, past the theme radios and back', async ({ page }) => {
     await page.goto('/');
     await page.keyboard.press('Control+Comma');

@@ -14,7 +14,15 @@ async function overflowing(page: Page): Promise<string[]> {
       `${el.tagName.toLowerCase()}${el.getAttribute('data-testid') ? `[data-testid=${el.getAttribute('data-testid')}]` : ''}.${[...el.classList].join('.')}`;
     const visible = (el: Element) => {
       const r = el.getBoundingClientRect();
-      return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden' && !el.closest('[hidden], .sr-only, details:not([open]) > :not(summary)');
+      // Visually hidden text (for screen readers) is clipped on purpose.
+      const clipped = (x: Element) => getComputedStyle(x).clip === 'rect(0px, 0px, 0px, 0px)';
+      return (
+        r.width > 0 &&
+        r.height > 0 &&
+        getComputedStyle(el).visibility !== 'hidden' &&
+        !clipped(el) &&
+        !el.closest('[hidden], .sr-only, details:not([open]) > :not(summary)')
+      );
     };
     for (const el of document.querySelectorAll<HTMLElement>('body *')) {
       if (!visible(el)) continue;
@@ -27,12 +35,13 @@ async function overflowing(page: Page): Promise<string[]> {
         found.push(`${describe(el)} "${el.textContent!.trim().slice(0, 40)}" ${el.scrollWidth}>${el.clientWidth}`);
       }
       if ((el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) && el.placeholder && el.value === '') {
-        const ctx = document.createElement('canvas').getContext('2d')!;
-        ctx.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-        const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-        const lines = el instanceof HTMLTextAreaElement ? Math.max(1, Math.floor(el.clientHeight / parseFloat(style.lineHeight || '18'))) : 1;
-        const need = ctx.measureText(el.placeholder).width;
-        if (need > room * lines + 1) found.push(`${describe(el)} placeholder "${el.placeholder.slice(0, 40)}" ${Math.round(need)}>${Math.round(room * lines)}`);
+        // The placeholder typed in as a value: the input's scroll width is then the text as the browser lays it out.
+        // (Set and cleared without an input event, so the page's state never sees it.)
+        el.value = el.placeholder;
+        const need = el instanceof HTMLTextAreaElement ? el.scrollHeight : el.scrollWidth;
+        const room = el instanceof HTMLTextAreaElement ? el.clientHeight : el.clientWidth;
+        el.value = '';
+        if (need > room + 1) found.push(`${describe(el)} placeholder "${el.placeholder.slice(0, 40)}" ${need}>${room}`);
       }
     }
     // Nothing runs off the side of the window.

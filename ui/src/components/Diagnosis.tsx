@@ -98,6 +98,7 @@ export function DiagnosisSection({
   const [reportsError, setReportsError] = useState<ApiError | null>(null);
   const input = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const cameraInput = useRef<HTMLInputElement>(null);
   const history = useRef<HTMLOListElement>(null);
   const busy = useRef(false);
   const urls = useRef<string[]>([]);
@@ -445,6 +446,23 @@ export function DiagnosisSection({
               <button type="button" className="btn" data-testid="chat-attach" onClick={() => fileInput.current?.click()} disabled={sending}>
                 {t('chat.attach')}
               </button>
+              {/* On a tablet or phone: the camera straight away (the capture attribute); a desktop shows a file picker. */}
+              <button type="button" className="btn camera-button" data-testid="chat-camera" onClick={() => cameraInput.current?.click()} disabled={sending}>
+                {t('photos.takePhoto')}
+              </button>
+              <input
+                ref={cameraInput}
+                type="file"
+                accept="image/*"
+                capture="environment"
+                hidden
+                data-testid="chat-camera-input"
+                onChange={(e) => {
+                  const files = Array.from(e.target.files ?? []);
+                  e.target.value = '';
+                  addPicks(files);
+                }}
+              />
               <input
                 ref={fileInput}
                 type="file"

@@ -39,6 +39,7 @@ export function PhotosSection({
   const [dragging, setDragging] = useState(false);
   const [openIndex, setOpenIndex] = useState<number | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const cameraInput = useRef<HTMLInputElement>(null);
   const queue = useRef<Promise<void>>(Promise.resolve());
   const dragDepth = useRef(0);
   const onUploadedRef = useRef(onUploaded);
@@ -143,6 +144,22 @@ export function PhotosSection({
           <button type="button" className="btn primary" data-testid="add-photos" onClick={() => fileInput.current?.click()}>
             {t('photos.add')}
           </button>
+          <button type="button" className="btn camera-button" data-testid="take-photo" onClick={() => cameraInput.current?.click()}>
+            {t('photos.takePhoto')}
+          </button>
+          <input
+            ref={cameraInput}
+            type="file"
+            accept="image/*"
+            capture="environment"
+            hidden
+            data-testid="photo-camera-input"
+            onChange={(e) => {
+              const files = Array.from(e.target.files ?? []);
+              e.target.value = '';
+              addFiles(files);
+            }}
+          />
           <input
             ref={fileInput}
             type="file"

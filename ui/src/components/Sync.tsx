@@ -88,6 +88,10 @@ export function SyncIndicator({
       <span id={descriptionId} className="sr-only">
         {`${t('sync.indicatorLabel')}: ${title}. ${t('sync.openOutbox')}`}
       </span>
+      {/* A change of state ("Offline", "1 failed") is announced; the every-poll details are not. */}
+      <span className="sr-only" role="status" data-testid="sync-announce">
+        {summary ? `${t('sync.indicatorLabel')}: ${label}` : ''}
+      </span>
     </>
   );
 }

@@ -696,6 +696,9 @@ export const en = {
   'segmentType.free': 'free',
   'segmentType.periodic': 'per period',
   'segmentType.tiered': 'tiered',
+
+  // Photos from the camera (tablet and phone).
+  'photos.takePhoto': 'Take photo',
 };
 
 export type MessageKey = keyof typeof en;

@@ -694,4 +694,7 @@ export const es: Messages = {
   'segmentType.free': 'gratis',
   'segmentType.periodic': 'por periodo',
   'segmentType.tiered': 'por tramos',
+
+  // Photos from the camera (tablet and phone).
+  'photos.takePhoto': 'Tomar foto',
 };

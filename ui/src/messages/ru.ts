@@ -365,7 +365,7 @@ export const ru: Messages = {
   'knowledge.search': 'Поиск',
   'knowledge.searchStore': 'Поиск по базе знаний',
   'knowledge.searchWords': 'Слова для поиска',
-  'knowledge.searchPlaceholder': 'например: плата за хранение, утечка газа…',
+  'knowledge.searchPlaceholder': 'например: плата за стоянку, утечка газа',
   'knowledge.searching': 'Поиск…',
   'knowledge.filters': 'Фильтры',
   'knowledge.type': 'Тип',
@@ -694,4 +694,7 @@ export const ru: Messages = {
   'segmentType.free': 'бесплатно',
   'segmentType.periodic': 'за период',
   'segmentType.tiered': 'ступенчато',
+
+  // Photos from the camera (tablet and phone).
+  'photos.takePhoto': 'Сфотографировать',
 };
