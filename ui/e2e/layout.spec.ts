@@ -72,6 +72,18 @@ for (const vp of VIEWPORTS) {
         await expectInView(page, 'chat-input');
       }
     });
+
+    test('every workspace fits the window, nothing sideways', async ({ page }, testInfo) => {
+      await page.goto('/');
+      for (const w of ['sessions', 'knowledge', 'billing', 'export'] as const) {
+        await page.getByTestId(`nav-${w}`).click();
+        await expect(page.locator(`#workspace-${w}`)).toBeVisible();
+        await expect(page.getByTestId(`nav-${w}`)).toBeInViewport();
+        const sideways = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(sideways, w).toBeLessThanOrEqual(0);
+        await page.screenshot({ path: testInfo.outputPath(`layout-${w}-${vp.width}x${vp.height}.png`) });
+      }
+    });
   });
 }
 
