@@ -135,6 +135,9 @@ test('a backend error is shown to the user (session deleted elsewhere)', async (
   const s = await createSession(request, { complaint });
   await page.goto('/');
   await page.getByTestId('session-search').fill(complaint);
+  // The search's own answer, not the unfiltered list it replaces (where the newest row shows too):
+  // otherwise that answer can arrive after the delete and take the row away before the click.
+  await expect(page.getByTestId('sessions-count')).toHaveText('1 session match');
   await expect(rowFor(page, complaint)).toHaveCount(1);
   await apiCall(request, 'session_delete', { session_id: s.id });
   await rowFor(page, complaint).click();
