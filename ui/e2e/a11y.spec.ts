@@ -41,7 +41,8 @@ test.beforeAll(async ({ request }) => {
 for (const theme of THEMES) {
   for (const locale of LOCALES) {
     test(`no serious or critical violation: ${theme} theme, ${locale}`, async ({ page }, testInfo) => {
-      test.setTimeout(90_000);
+      // Ten axe runs over full pages: about 25 s on an idle 2-core machine, several times that when it is busy.
+      test.setTimeout(300_000);
       await page.addInitScript(
         ([l, th]) => {
           window.localStorage.setItem('servicedesk.locale', l);
