@@ -154,6 +154,9 @@ test('simulator errors are shown next to the form: exit before entry, a 500-day 
   await sim.getByTestId('sim-exit').fill('2026-02-09T10:00');
   await sim.getByTestId('sim-run').click();
   await expect(error).toHaveAttribute('data-code', 'exit_before_entry');
+  // In words, saying what to do; the raw code only under Details.
+  await expect(error).toContainText('The exit is before the entry. Set the exit after the entry.');
+  await expect(error.locator('.error-code')).toBeHidden();
   await expect(error).toContainText('is before entry');
   await expect(sim.getByTestId('sim-result')).toHaveCount(0);
 

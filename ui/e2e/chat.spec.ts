@@ -75,7 +75,12 @@ test('diagnose a dead roof vent fan in the chat: question, locate subflow, isola
   const labor = page.getByTestId('labor-box');
   await expect(labor).toHaveAttribute('data-mode', 'draft');
   await expect(page.getByTestId('labor-line').first()).toBeVisible();
+  // The engine's transition id is for whoever asks: hidden until Details is opened.
+  await expect(page.getByTestId('last-transition')).toBeHidden();
+  await page.getByTestId('ctx-details').locator('summary').click();
+  await expect(page.getByTestId('last-transition')).toBeVisible();
   await expect(page.getByTestId('last-transition')).toContainText('D4_terminal');
+  await expect(page.getByTestId('context-panel').getByTestId('isolation')).not.toContainText('panel_fuse_open');
 
   // 4. Adjust the labor to 1.5 hours.
   await page.getByTestId('labor-hours-input').fill('1.5');

@@ -52,6 +52,15 @@ export async function openSession(page: Page, complaint: string): Promise<void> 
   await expect(page.getByTestId('detail-complaint')).toHaveText(complaint);
 }
 
+/**
+ * Shows a tab of the open session: the side panel's Progress, Unit or Photos
+ * (beside the chat on a wide window; in place of it on a narrow one), or Chat.
+ */
+export async function showSessionTab(page: Page, tab: 'chat' | 'progress' | 'unit' | 'photos'): Promise<void> {
+  await page.getByTestId(`tab-${tab}`).click();
+  await expect(page.getByTestId(`tab-${tab}`)).toHaveAttribute('aria-selected', 'true');
+}
+
 /** A whole diagnosis through the api (no UI): complaint, isolation, labor, a written report. */
 export async function diagnoseToReport(request: APIRequestContext, sessionId: string, url = serverUrl()): Promise<void> {
   for (const text of ["roof vent fan doesn't work", 'panel fuse blown', 'make it 1.5', 'write the report']) {

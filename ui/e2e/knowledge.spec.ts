@@ -195,7 +195,9 @@ test('chat: a warranty question asks the document’s questions one by one, then
   await expect(turns).toHaveCount(1);
   await expect(turns.nth(0).getByTestId('reply-kind')).toHaveText('Question');
   await expect(turns.nth(0).getByTestId('chat-reply')).toContainText("(1/3): What is the unit's model year?");
-  await expect(turns.nth(0).getByTestId('citation-chip')).toHaveText(['❝faq-warranty-eligibility v1 #0']);
+  // The chip names the document and its part; the chunk id stays in its data (and its tooltip).
+  await expect(turns.nth(0).getByTestId('citation-chip')).toHaveText(['❝Is this repair covered by warranty? Checking claim eligibility · part 1']);
+  await expect(turns.nth(0).getByTestId('citation-chip')).toHaveAttribute('data-citation', 'faq-warranty-eligibility@v1#0');
 
   const answers = ['2021', '12', 'Dometic'];
   for (const [i, text] of answers.entries()) {

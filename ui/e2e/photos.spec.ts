@@ -10,6 +10,7 @@ import {
   fixtureJpegBytes,
   openSession,
   rowFor,
+  showSessionTab,
   test,
   unique,
 } from './fixtures';
@@ -18,6 +19,7 @@ test('upload a real JPEG with the file picker: thumbnail, then full image with E
   const complaint = unique('Burnt 12V connector');
   const s = await createSession(request, { complaint });
   await openSession(page, complaint);
+  await showSessionTab(page, 'photos');
 
   await page.getByTestId('photo-caption').fill('burnt connector');
   await page.getByTestId('photo-input').setInputFiles(FIXTURE_JPEG);
@@ -63,6 +65,7 @@ test('unsupported and empty files show the backend error per file, and nothing i
   const complaint = unique('Slide seal torn');
   const s = await createSession(request, { complaint });
   await openSession(page, complaint);
+  await showSessionTab(page, 'photos');
 
   await page.getByTestId('photo-input').setInputFiles([
     { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('the customer says it smells like gas\n') },
@@ -96,6 +99,7 @@ test('"Verify photos" reports every file ok', async ({ page, request }) => {
     content_base64: fixtureJpegBytes().toString('base64'),
   });
   await openSession(page, complaint);
+  await showSessionTab(page, 'photos');
   await expect(page.getByTestId('photo-thumb')).toBeVisible();
 
   await page.getByTestId('verify-button').click();
@@ -135,6 +139,7 @@ test('a damaged or missing original is flagged by Verify and in the photo view',
   rmSync(blob(gone.sha256));
 
   await openSession(page, complaint);
+  await showSessionTab(page, 'photos');
   await expect(page.getByTestId('photo-tile')).toHaveCount(2);
   await page.getByTestId('verify-button').click();
   await expect(page.getByTestId('verify-summary')).toHaveText('2 of 2 damaged');
@@ -161,6 +166,7 @@ test('drag and drop a photo onto the photos area uploads it', async ({ page, req
   const complaint = unique('Leveling jack leaks');
   const s = await createSession(request, { complaint });
   await openSession(page, complaint);
+  await showSessionTab(page, 'photos');
 
   const zone = page.getByTestId('photo-dropzone');
   const dataTransfer = await page.evaluateHandle((b64) => {
@@ -190,6 +196,7 @@ test('Export downloads the session_export JSON', async ({ page, request }) => {
   const complaint = unique('Black tank sensor reads full');
   const s = await createSession(request, { complaint, customer: 'Exporter' });
   await openSession(page, complaint);
+  await showSessionTab(page, 'photos');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-button').click()]);
   expect(download.suggestedFilename()).toMatch(/^servicedesk-session-black-tank-sensor-reads-full.*\.json$/);
   const saved = await download.path();

@@ -5,7 +5,7 @@
 // the field named and nothing stored; a line's estimate approved or
 // declined (a declined line leaves the total); the rates and tax set in
 // Settings re-pricing the open RO.
-import { apiCall, createSession, expect, openSession, test, unique } from './fixtures';
+import { apiCall, createSession, expect, openSession, showSessionTab, test, unique } from './fixtures';
 import type { Page } from '@playwright/test';
 
 test.describe.configure({ mode: 'serial' });
@@ -45,6 +45,8 @@ test('a three-line repair order priced to the cent, in English', async ({ page, 
   const complaint = unique('Fridge not cooling on LP');
   const s = await createSession(request, { complaint, customer: 'José Núñez' });
   await openSession(page, complaint);
+  // The lines sit with the unit card, a tab of the session's side panel.
+  await showSessionTab(page, 'unit');
   const card = page.getByTestId('ro-lines');
   await expect(card.getByRole('heading', { name: 'Complaint lines' })).toBeVisible();
   // The writer's complaint is line 1, customer pay.
@@ -143,6 +145,8 @@ test('a component maker warranty line, in Spanish', async ({ page, request }) =>
   const complaint = unique('La nevera no enfría');
   await createSession(request, { complaint, customer: 'Pedro Núñez', language: 'es' });
   await openSession(page, complaint);
+  // The lines sit with the unit card, a tab of the session's side panel.
+  await showSessionTab(page, 'unit');
   const card = page.getByTestId('ro-lines');
   await expect(card.getByRole('heading', { name: 'Líneas de queja' })).toBeVisible();
   await expect(line(page, 1).getByTestId('ro-line-pay')).toHaveText('Paga el cliente');

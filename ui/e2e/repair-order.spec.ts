@@ -2,7 +2,7 @@
 // check digit is refused with the reason, a real one is decoded (maker and
 // model year), a correction is logged with who made it, and the unit's
 // other visits are listed by VIN.
-import { expect, test, unique } from './fixtures';
+import { expect, showSessionTab, test, unique } from './fixtures';
 
 // A Ford E-450 cutaway, model year 2021 (check digit by the rule).
 const VIN = '1FDXE4FN1MDC12345';
@@ -29,6 +29,8 @@ test('open an RO with a VIN, correct it, and see the change log and the earlier 
     await expect(page.getByTestId('detail-complaint')).toHaveText(complaint);
   }
 
+  // The unit card is a tab of the session's side panel, beside the chat.
+  await showSessionTab(page, 'unit');
   await expect(page.getByTestId('detail-ro')).toHaveText(/^RO-\d{6}$/);
   await expect(page.getByTestId('detail-maker')).toHaveText('Ford');
   await expect(page.getByTestId('detail-year')).toHaveText('2021');

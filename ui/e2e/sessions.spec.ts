@@ -1,11 +1,20 @@
-import { apiCall, createSession, expect, rowFor, test, unique } from './fixtures';
+import { apiCall, createSession, expect, rowFor, showSessionTab, test, unique } from './fixtures';
 
-test('header shows the app name, version and data dir from app_info', async ({ page, request }) => {
+test('header shows the app name and version; the data dir and how it runs are in About', async ({ page, request }) => {
   const info = await apiCall(request, 'app_info');
   await page.goto('/');
   await expect(page.getByTestId('app-name')).toHaveText('RV Service Desk');
   await expect(page.getByTestId('app-version')).toHaveText(`v${info.version}`);
-  await expect(page.getByTestId('app-data-dir')).toHaveText(info.data_dir);
+  // No path or transport badge in the header a technician looks at all day.
+  await expect(page.getByTestId('app-header')).not.toContainText(info.data_dir);
+  await expect(page.getByTestId('app-header')).not.toContainText('Browser');
+  await page.getByTestId('open-about').click();
+  const about = page.getByTestId('about-dialog');
+  await expect(about.getByTestId('app-data-dir')).toHaveText(info.data_dir);
+  await expect(about.getByTestId('app-transport')).toHaveText('Browser');
+  await page.keyboard.press('Escape');
+  await expect(about).toHaveCount(0);
+  await expect(page.getByTestId('open-about')).toBeFocused();
 });
 
 test('creating a session through the form shows it in the list and opens it', async ({ page, request }) => {
@@ -41,6 +50,9 @@ test('creating a session through the form shows it in the list and opens it', as
   await expect(page.getByTestId('detail-engine-hours')).toHaveText('812.5 h');
   await expect(page.getByTestId('detail-language')).toHaveText('Español');
   await expect(page.getByTestId('turns-empty')).toBeVisible();
+  // Opening the new session puts the cursor in the chat input.
+  await expect(page.getByTestId('chat-input')).toBeFocused();
+  await showSessionTab(page, 'photos');
   await expect(page.getByTestId('photos-empty')).toBeVisible();
 
   const { sessions } = await apiCall(request, 'session_list', { query: complaint });
@@ -123,6 +135,9 @@ test('a backend error is shown to the user (session deleted elsewhere)', async (
   const s = await createSession(request, { complaint });
   await page.goto('/');
   await page.getByTestId('session-search').fill(complaint);
+  // The search's own answer, not the unfiltered list it replaces (where the newest row shows too):
+  // otherwise that answer can arrive after the delete and take the row away before the click.
+  await expect(page.getByTestId('sessions-count')).toHaveText('1 session match');
   await expect(rowFor(page, complaint)).toHaveCount(1);
   await apiCall(request, 'session_delete', { session_id: s.id });
   await rowFor(page, complaint).click();

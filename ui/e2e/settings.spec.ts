@@ -39,6 +39,15 @@ test('portal URL and token: errors next to the field, the token never shown back
   await expect(urlError).toBeVisible();
   await expect(urlError).toHaveAttribute('data-code', 'invalid_input');
   await expect(url).toHaveAttribute('aria-invalid', 'true');
+  // Said in words with what to do; the code only under Details.
+  await expect(urlError).toContainText('Something entered is not valid.');
+  await expect(urlError.locator('.error-code')).toBeHidden();
+
+  // Not even a URL: the same message under the field, not the browser's tooltip.
+  await url.fill('portal example com');
+  await dialog.getByTestId('settings-url-save').click();
+  await expect(urlError).toHaveAttribute('data-code', 'invalid_input');
+  await expect(urlError).toContainText('Something entered is not valid.');
 
   // A loopback portal nobody listens on: stored, shown by its origin.
   await url.fill('http://127.0.0.1:9/portal');

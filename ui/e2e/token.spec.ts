@@ -34,7 +34,9 @@ test('with ?token=T every call carries Authorization: Bearer T and the page\'s C
     }
   });
   await page.goto(`${server.url}/?token=${TOKEN}`);
+  await page.getByTestId('open-about').click();
   await expect(page.getByTestId('app-data-dir')).toHaveText(server.dataDir);
+  await page.keyboard.press('Escape');
   await page.getByTestId('new-session-button').click();
   await page.getByTestId('new-complaint').fill('Token test: fridge not cold on propane');
   await page.getByTestId('create-session').click();

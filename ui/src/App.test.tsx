@@ -47,7 +47,12 @@ describe('header and list', () => {
     const { root } = mount({ session_list: () => ({ sessions: [listed(s)] }) });
     await waitFor(() => byTestId(root, 'app-version'));
     expect(byTestId(root, 'app-version')!.textContent).toBe('v9.9.9');
+    // The data folder is in the About dialog, not in the header.
+    expect(byTestId(root, 'app-data-dir')).toBeNull();
+    act(() => byTestId(root, 'open-about')!.click());
     expect(byTestId(root, 'app-data-dir')!.textContent).toBe('/data/desk');
+    expect(byTestId(root, 'app-transport')!.textContent).toBe('Browser');
+    act(() => byTestId(root, 'modal-close')!.click());
 
     const row = await waitFor(() => byTestId(root, 'session-row'));
     expect(byTestId(row, 'row-complaint')!.textContent).toBe('Furnace blows cold air');

@@ -11,6 +11,18 @@ import { ExportWorkspace } from './components/ExportWorkspace';
 import { t, useLocale } from './i18n';
 import { isSettingsKey, urlForWorkspace, workspaceForKey, workspaceFromHash, type Workspace } from './workspace';
 
+/** The skip link's target: in an open session the chat input, else the workspace itself. */
+function skipToContent(workspace: Workspace) {
+  if (workspace === 'sessions') {
+    const chat = document.querySelector<HTMLElement>('[data-testid="chat-input"]');
+    if (chat && chat.offsetParent !== null) {
+      chat.focus();
+      return;
+    }
+  }
+  document.getElementById(`workspace-${workspace}`)?.focus();
+}
+
 export function App() {
   // Re-renders the whole tree when the interface language changes.
   const locale = useLocale();
@@ -133,11 +145,22 @@ export function App() {
 
   return (
     <div className="app">
+      <a
+        href="#workspace-sessions"
+        className="skip-link"
+        data-testid="skip-link"
+        onClick={(e) => {
+          e.preventDefault();
+          skipToContent(workspace);
+        }}
+      >
+        {t('app.skipToContent')}
+      </a>
       <Header workspace={workspace} onWorkspace={(w) => setWorkspace(w)} onOpenSettings={() => setSettingsOpen(true)} />
       {settingsOpen && <SettingsDialog onClose={() => setSettingsOpen(false)} />}
       <main
         ref={sessionsMain}
-        className="panes"
+        className={`panes${selectedId ? ' has-selection' : ''}`}
         id="workspace-sessions"
         aria-label={t('workspace.sessions')}
         tabIndex={-1}
@@ -160,7 +183,18 @@ export function App() {
             </div>
           )}
           {selectedId ? (
-            <SessionDetailView key={selectedId} sessionId={selectedId} onChanged={refreshList} onDeleted={onDeleted} />
+            <SessionDetailView
+              key={selectedId}
+              sessionId={selectedId}
+              onChanged={refreshList}
+              onDeleted={onDeleted}
+              onBack={() => {
+                const id = selectedId;
+                setSelectedId(null);
+                // Back where the person left the list: on the row of the session they had open.
+                setTimeout(() => document.querySelector<HTMLElement>(`[data-testid="session-row"][data-session-id="${id}"]`)?.focus(), 0);
+              }}
+            />
           ) : (
             <div className="placeholder" data-testid="no-selection">
               <h2>{t('app.noSelection')}</h2>

@@ -19,7 +19,7 @@ import type {
   SimulateInput,
   VerifyAction,
 } from './api';
-import { t as tr } from './i18n';
+import { t as tr, type MessageKey } from './i18n';
 
 // ---- money (integer cents; never a float on the way) ----
 
@@ -334,7 +334,7 @@ export function pieceDescription(p: Piece): string {
       ? tr('piece.span', { from: `${s.date} ${clock(s.minute)}`, to: `${t.date === s.date ? '' : `${t.date} `}${clock(t.minute)}` })
       : tr('piece.span', { from: p.start, to: p.end });
   const cap = p.cap_applied ? tr('piece.capped', { cap: formatMoney(p.cap), was: formatMoney(p.uncapped_amount) }) : '';
-  return `${p.segment} (${p.type}) ${span}: ${formatMinutes(p.minutes)}, ${formatMoney(p.amount)}${cap}`;
+  return `${p.segment} (${segmentTypeLabel(String(p.type))}) ${span}: ${formatMinutes(p.minutes)}, ${formatMoney(p.amount)}${cap}`;
 }
 
 // ---- the validity timeline of a rule's versions ----
@@ -619,4 +619,16 @@ export function parseRuleCitation(c: string): RuleCitation | null {
   const m = RULE_CITATION.exec(c.trim());
   if (!m) return null;
   return { rule_code: m[1], version_no: Number(m[2]), chunk: Number(m[3]), raw: c.trim() };
+}
+
+const SEGMENT_TYPE: Record<string, MessageKey> = {
+  free: 'segmentType.free',
+  periodic: 'segmentType.periodic',
+  tiered: 'segmentType.tiered',
+};
+
+/** A tariff segment's type ("periodic") in the interface language; an unknown one as written. */
+export function segmentTypeLabel(type: string): string {
+  const k = SEGMENT_TYPE[type];
+  return k ? tr(k) : type;
 }

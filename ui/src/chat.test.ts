@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   adjustLaborText,
   breadcrumb,
+  documentCitationText,
+  NO_NAMES,
+  procedureCitationText,
   entriesFromTurns,
   entryFromTranscript,
   mergeEntries,
@@ -190,5 +193,27 @@ describe('report finalize and export helpers', () => {
     expect(exportBlob({ content: '{}', format: 'json', encoding: 'utf8' }).type).toBe('application/json;charset=utf-8');
     expect(hasPendingReport([{ sync: { state: 'done' } }, { sync: { state: 'pending' } }])).toBe(true);
     expect(hasPendingReport([{}, { sync: { state: 'failed' } }])).toBe(false);
+  });
+});
+
+describe('citations in words', () => {
+  const names = {
+    systems: { dc_12v: '12 V DC circuits' },
+    parts: { panel_fuse_open: 'Fan fuse at the panel open', panel_fuse: 'Is the panel fuse intact?' },
+    documents: { 'faq-warranty-eligibility': 'Warranty eligibility' },
+  };
+
+  it('names a procedure citation by its title and the finding, step or component used', () => {
+    expect(procedureCitationText('procedure:dc_12v#panel_fuse_open', names)).toBe('12 V DC circuits: Fan fuse at the panel open');
+    expect(procedureCitationText('procedure:dc_12v#component:fan_fuse', names)).toBe('12 V DC circuits: fan fuse');
+    expect(procedureCitationText('procedure:dc_12v', names)).toBe('the 12 V DC circuits procedure');
+    // A procedure the view has no title for still reads as words.
+    expect(procedureCitationText('procedure:roof_ac#run_capacitor_out_of_spec', NO_NAMES)).toBe('roof ac: run capacitor out of spec');
+    expect(procedureCitationText('faq-x@v1#0', names)).toBeNull();
+  });
+
+  it('names a knowledge chunk by its document title and part (1-based)', () => {
+    expect(documentCitationText({ source_id: 'faq-warranty-eligibility', chunk: 0 }, names)).toBe('Warranty eligibility · part 1');
+    expect(documentCitationText({ source_id: 'component.dc_12v.fan_fuse', chunk: 2 }, NO_NAMES)).toBe('dc 12v fan fuse · part 3');
   });
 });

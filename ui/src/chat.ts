@@ -333,3 +333,39 @@ export function exportBlob(r: { content: string; format: string; encoding?: stri
 export function hasPendingReport(reports: { sync?: { state: string } }[]): boolean {
   return reports.some((r) => r.sync?.state === 'pending');
 }
+
+// ---- citations in words ----
+
+/** What the view knows to name a citation with: procedure titles, steps and findings, knowledge titles. */
+export interface CitationNames {
+  /** Procedure system id → its title ("dc_12v" → "12 V DC circuits"). */
+  systems: Record<string, string>;
+  /** Step id → its question, finding id → its cause, of the session's procedure. */
+  parts: Record<string, string>;
+  /** Knowledge source id → its document title. */
+  documents: Record<string, string>;
+}
+
+export const NO_NAMES: CitationNames = { systems: {}, parts: {}, documents: {} };
+
+/**
+ * A procedure citation (`procedure:<system>#<finding or step>`, or
+ * `…#component:<id>`) as a person reads it: the procedure's title and what
+ * of it was used. Not a procedure citation: null.
+ */
+export function procedureCitationText(raw: string, names: CitationNames): string | null {
+  const m = /^procedure:([^#]+)(?:#(.+))?$/.exec(raw);
+  if (!m) return null;
+  const [, system, part] = m;
+  const title = names.systems[system] ?? humanizeId(system);
+  if (!part) return tr('cite.procedure', { title });
+  const component = /^component:(.+)$/.exec(part);
+  const what = component ? humanizeId(component[1]) : (names.parts[part] ?? humanizeId(part));
+  return tr('cite.procedurePart', { title, part: what });
+}
+
+/** A knowledge chunk's chip: the document's title and which part of it. */
+export function documentCitationText(ref: { source_id: string; chunk: number }, names: CitationNames): string {
+  const title = names.documents[ref.source_id] ?? humanizeId(ref.source_id.replace(/^component\./, '').replace(/\./g, ' '));
+  return tr('cite.document', { title, part: ref.chunk + 1 });
+}

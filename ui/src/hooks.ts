@@ -57,3 +57,21 @@ export function useThumbnail(artifact: Pick<Artifact, 'id' | 'thumbnail'>, enabl
   }, [artifact.id, artifact.thumbnail, enabled]);
   return thumb;
 }
+
+/**
+ * Whether a CSS media query matches now, following changes. Without
+ * matchMedia (jsdom, very old webviews) it is `fallback`.
+ */
+export function useMediaQuery(query: string, fallback = true): boolean {
+  const get = () => (typeof window !== 'undefined' && typeof window.matchMedia === 'function' ? window.matchMedia(query).matches : fallback);
+  const [matches, setMatches] = useState(get);
+  useEffect(() => {
+    if (typeof window.matchMedia !== 'function') return;
+    const mq = window.matchMedia(query);
+    const onChange = () => setMatches(mq.matches);
+    onChange();
+    mq.addEventListener('change', onChange);
+    return () => mq.removeEventListener('change', onChange);
+  }, [query]);
+  return matches;
+}

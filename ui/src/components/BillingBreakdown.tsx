@@ -11,6 +11,7 @@ import {
   pieceDescription,
   pieceLinesText,
   pieceTimeline,
+  segmentTypeLabel,
   sumMoney,
   formatCents,
 } from '../billing';
@@ -30,11 +31,11 @@ export function PieceTimeline({ pieces, entry, exit, label }: { pieces: Piece[];
         {t.legend.map((l) => (
           <li key={l.segmentIndex} data-testid="timeline-legend-item">
             <span className={`legend-swatch ${slot(l.segmentIndex)} type-${l.type}`} aria-hidden="true" />
-            {l.segment} <span className="muted">{l.window.replace('-', '–')}</span> <span className="muted small">({l.type})</span>
+            {l.segment} <span className="muted">{l.window.replace('-', '–')}</span> <span className="muted small">({segmentTypeLabel(l.type)})</span>
           </li>
         ))}
         <li>
-          <span className="legend-swatch capped-swatch" aria-hidden="true" /> capped
+          <span className="legend-swatch capped-swatch" aria-hidden="true" /> {tr('breakdown.capped')}
         </li>
       </ul>
       <div className="timeline-grid">

@@ -8,6 +8,8 @@ import { BILLING_ACCEPT, billingFileKind, formatSkipped, importedLabel, importSu
 import { toApiError, type ApiError } from '../transport';
 import { readText } from './KnowledgeIngest';
 import { t } from '../i18n';
+import { errorAdvice } from '../errors';
+import { ErrorCodeDetails } from './common';
 
 interface FileOutcome {
   file: string;
@@ -141,10 +143,11 @@ function Outcome({ o }: { o: FileOutcome }) {
       <h4>
         {o.file} <span className="muted small">({o.kind === 'rules' ? t('billingImport.rules') : o.kind === 'orders' ? t('billingImport.orders') : t('billingImport.notSent')})</span>
       </h4>
-      {o.refused && <p className="error-text">Not sent: {o.refused}</p>}
+      {o.refused && <p className="error-text">{t('billingImport.notSentBecause', { why: o.refused })}</p>}
       {o.error && (
         <div className="error-box" role="alert" data-testid="billing-import-error" data-code={o.error.code}>
-          <span className="error-text">{o.error.message}</span> <code className="error-code">{o.error.code}</code>
+          <span className="error-advice">{errorAdvice(o.error.code)}</span> <span className="error-text">{o.error.message}</span>
+          <ErrorCodeDetails code={o.error.code} />
         </div>
       )}
       {r && (

@@ -90,7 +90,8 @@ export function BillingRules({
     <section ref={card} className="card billing-rules" aria-labelledby={`${id}-h`} data-testid="billing-rules">
       <div className="card-head">
         <h3 id={`${id}-h`}>
-          Rules <span className="muted">({shown.length === all.length ? all.length : `${shown.length} of ${all.length}`})</span>
+          {tr('rules.heading')}{' '}
+          <span className="muted">({shown.length === all.length ? all.length : tr('common.xOfY', { x: shown.length, y: all.length })})</span>
         </h3>
         <div className="head-tools">
           <label className="field inline">

@@ -11,6 +11,7 @@ import {
   emptiedThreeC,
   exportBlob,
   formatHours,
+  humanizeId,
   laborModeLabel,
   parseLaborHours,
   reportThreeC,
@@ -111,12 +112,7 @@ export function ContextPanel({
         )}
         {c.isolation.complete ? (
           <p className="isolation-found">
-            <span className="badge ok">{t('ctx.isolated')}</span> {c.isolation.cause ?? c.isolation.finding}
-            {c.isolation.finding && (
-              <code className="muted small finding-code" data-testid="isolation-finding">
-                {c.isolation.finding}
-              </code>
-            )}
+            <span className="badge ok">{t('ctx.isolated')}</span> {c.isolation.cause ?? humanizeId(c.isolation.finding ?? '')}
           </p>
         ) : (
           <p className="muted small">{t('ctx.notIsolated')}</p>
@@ -209,7 +205,6 @@ export function ContextPanel({
                   data-testid="context-fact"
                   data-superseded={superseded}
                   data-source={f.source}
-                  title={f.name ?? f.subject ?? undefined}
                 >
                   {superseded ? (
                     <>
@@ -219,7 +214,7 @@ export function ContextPanel({
                   ) : (
                     <span data-testid="fact-text">{body}</span>
                   )}
-                  <span className={`badge source source-${f.source}`}>{f.source}</span>
+                  <span className={`badge source source-${f.source}`}>{factSourceLabel(f.source)}</span>
                 </li>
               );
             })}
@@ -227,13 +222,51 @@ export function ContextPanel({
         )}
       </section>
 
-      {c.last_transition && (
-        <p className="last-transition muted small" data-testid="last-transition">
-          {t('ctx.lastTransition')} <code>{c.last_transition.id}</code> — {c.last_transition.why}
-        </p>
+      {/* What the engine did, in its own ids: for whoever asks (a support call, a bug report), closed by default. */}
+      {(c.last_transition || c.isolation.finding || c.facts.length > 0) && (
+        <details className="tech-details" data-testid="ctx-details">
+          <summary>{t('details.summary')}</summary>
+          {c.last_transition && (
+            <p className="last-transition small" data-testid="last-transition">
+              {t('details.transition')} <code>{c.last_transition.id}</code> — {c.last_transition.why}
+            </p>
+          )}
+          {c.isolation.finding && (
+            <p className="small">
+              {t('details.finding')}{' '}
+              <code className="finding-code" data-testid="isolation-finding">
+                {c.isolation.finding}
+              </code>
+            </p>
+          )}
+          {c.facts.some((f) => f.name) && (
+            <>
+              <p className="small">{t('details.factIds')}</p>
+              <ul className="fact-ids small">
+                {c.facts
+                  .filter((f) => f.name)
+                  .map((f) => (
+                    <li key={f.id}>
+                      <code>{f.name}</code> ({f.subject})
+                    </li>
+                  ))}
+              </ul>
+            </>
+          )}
+        </details>
       )}
     </aside>
   );
+}
+
+const FACT_SOURCE: Record<string, MessageKey> = {
+  technician: 'fact.source.technician',
+  inference: 'fact.source.inference',
+};
+
+function factSourceLabel(source: string): string {
+  const k = FACT_SOURCE[source];
+  return k ? t(k) : source;
 }
 
 function LaborBox({ labor, sending, onSend }: { labor: SessionContext['labor']; sending: boolean; onSend: (text: string) => void }) {

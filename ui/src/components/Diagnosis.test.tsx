@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { act } from 'react';
 import { readFileBytes } from '../files';
 import { SessionDetailView } from './SessionDetail';
-import type { Artifact, CommandRequest, Turn } from '../api';
+import type { Artifact, CommandRequest, SourceInfo, Turn } from '../api';
 import { appError, fakeDiagnosis, installFakeBackend, makeState, makeTurn, type FakeDiagnosis, type Handlers } from '../test/fakeBackend';
 import { allByTestId, byTestId, click, render, typeInto, waitFor, type Rendered } from '../test/render';
 
@@ -55,7 +55,9 @@ describe('chat history', () => {
     expect(shown.map((el) => byTestId(el, 'reply-kind')!.textContent)).toEqual(['Question', 'Clarification', 'Refused', 'Report']);
     expect(shown.map((el) => el.getAttribute('data-kind'))).toEqual(['question', 'clarification', 'refusal', 'report']);
     expect(byTestId(shown[0], 'chat-reply')!.textContent).toBe('Is the panel fuse OK?');
-    expect(byTestId(shown[2], 'citations')!.textContent).toContain('procedure:dc_12v');
+    // A procedure citation in words; its id only under Details.
+    expect(byTestId(shown[2], 'citations')!.textContent).toBe('Sources: the dc 12v procedure');
+    expect(byTestId(shown[2], 'reply-details')!.textContent).toContain('procedure:dc_12v');
     // A report is preformatted text, one block per section.
     expect(byTestId(shown[3], 'chat-reply')).toBeNull();
     const sections = allByTestId(shown[3], 'report-section');
@@ -198,11 +200,17 @@ describe('context panel', () => {
     expect(allByTestId(root, 'context-step').map((s) => s.querySelector('.step-mark')!.textContent)).toEqual(['✓', '○', '○']);
     expect(byTestId(root, 'step-progress')!.textContent).toBe('1 of 3 checks done');
     expect(byTestId(root, 'isolation')!.textContent).toContain('Fan fuse at the 12 V panel open.');
+    // The engine's ids are not in the words a technician reads, only under the closed Details.
+    expect(byTestId(root, 'isolation')!.textContent).not.toContain('panel_fuse_open');
+    const details = byTestId(root, 'ctx-details') as HTMLDetailsElement;
+    expect(details.open).toBe(false);
+    expect(details.contains(byTestId(root, 'isolation-finding'))).toBe(true);
+    expect(details.contains(byTestId(root, 'last-transition'))).toBe(true);
     expect(byTestId(root, 'isolation-finding')!.textContent).toBe('panel_fuse_open');
     expect(byTestId(root, 'last-transition')!.textContent).toContain('D4_terminal');
     const fact = byTestId(root, 'context-fact')!;
     expect(fact.getAttribute('data-source')).toBe('technician');
-    expect(fact.textContent).toContain('technician');
+    expect(fact.textContent).toContain('Technician');
     expect(fact.querySelector('s')).toBeNull();
 
     // A superseded fact is struck through and says so to screen readers.
@@ -297,15 +305,25 @@ describe('context panel', () => {
         trace: {},
       },
     ];
-    const { root } = await open({ session_show: () => ({ session: diag.session, turns, artifacts: [], state: makeState(), edits: [], earlier_visits: [] }) }, diag);
+    const { root } = await open(
+      {
+        session_show: () => ({ session: diag.session, turns, artifacts: [], state: makeState(), edits: [], earlier_visits: [] }),
+        knowledge_sources: () => ({ sources: [{ source_id: 'faq-warranty-eligibility', title: 'Warranty eligibility' } as SourceInfo] }),
+      },
+      diag,
+    );
     await waitFor(() => allByTestId(root, 'chat-turn').length === 2);
+    await waitFor(() => allByTestId(root, 'citation-chip')[0]?.textContent?.includes('Warranty'));
     const [first, second] = allByTestId(root, 'chat-turn');
     const chips = allByTestId(first, 'citation-chip');
-    expect(chips.map((c) => c.textContent)).toEqual(['❝faq-warranty-eligibility v1 #0']);
-    expect(chips[0].getAttribute('aria-label')).toBe('Source faq-warranty-eligibility, version 1, chunk 0: show in the Knowledge workspace');
+    // Named by the document's title (knowledge_sources) and its part; the accessible name is the visible text.
+    expect(chips.map((c) => c.textContent)).toEqual(['❝Warranty eligibility · part 1']);
+    expect(chips[0].getAttribute('aria-label')).toBeNull();
+    expect(chips[0].getAttribute('title')).toContain('faq-warranty-eligibility@v1#0');
     expect(byTestId(first, 'citations')).toBeNull();
     expect(allByTestId(second, 'citation-chip').map((c) => c.getAttribute('data-citation'))).toEqual(['component.dc_12v.fan_fuse@v2#1']);
-    expect(byTestId(second, 'citations')!.textContent).toBe('Sources: procedure:dc_12v');
+    expect(allByTestId(second, 'citation-chip').map((c) => c.textContent)).toEqual(['❝dc 12v fan fuse · part 2']);
+    expect(byTestId(second, 'citations')!.textContent).toBe('Sources: the dc 12v procedure');
 
     // A chip asks the app to show the source.
     const seen: string[] = [];

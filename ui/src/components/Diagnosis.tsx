@@ -1,22 +1,35 @@
-// The guided diagnostic chat of one session: the chat (history, input,
-// photos, quick answers) beside the context panel (steps, facts, isolation,
-// labor, report). Every button in the context panel is a chat message: it
+// The body of one session: the guided diagnostic chat (history, input,
+// photos, quick answers) first, with a side panel of tabs beside it: the
+// context panel (steps, facts, isolation, labor, report), the unit card and
+// the photos. On a narrow window the chat is one more tab, so the input is
+// always on screen. Every button in the context panel is a chat message: it
 // goes through the same `send` as the input, so the engine sees one stream.
 
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { api, type Artifact, type ReportRevision, type SessionContext, type Turn } from '../api';
-import { entriesFromTurns, entryFromTranscript, hasPendingReport, mergeEntries, replyKindLabel, type ChatEntry } from '../chat';
+import {
+  documentCitationText,
+  entriesFromTurns,
+  entryFromTranscript,
+  hasPendingReport,
+  mergeEntries,
+  procedureCitationText,
+  replyKindLabel,
+  type ChatEntry,
+  type CitationNames,
+} from '../chat';
 import { t } from '../i18n';
 import { formatBytes, formatTimestamp, MAX_FILE_BYTES, readFileBase64 } from '../files';
 import { ApiError, toApiError } from '../transport';
-import { useThumbnail } from '../hooks';
+import { useMediaQuery, useThumbnail } from '../hooks';
 import { openBillingRule, openKnowledgeSource } from '../events';
-import { citationDescription, citationLabel, splitCitations } from '../knowledge';
+import { splitCitations } from '../knowledge';
 import { parseRuleCitation } from '../billing';
-import { ErrorMessage } from './common';
+import { artifactProblemLabel, ErrorMessage } from './common';
 import { ContextPanel } from './ContextPanel';
 import { ReportText } from './ReportText';
+import { TabList, tabId, type TabItem } from './Tabs';
 
 /** A photo picked for the next message. */
 interface Pick {
@@ -41,6 +54,10 @@ let pickSeq = 0;
 export const VIRTUAL_FROM = 60;
 /** While a report revision is on its way to the portal, its sync state is re-read this often. */
 export const REPORT_SYNC_POLL_MS = 3000;
+/** From this window width the side panel sits beside the chat; below it, the chat and the panel are tabs. */
+export const SIDE_BY_SIDE_QUERY = '(min-width: 1200px)';
+
+type SideTab = 'progress' | 'unit' | 'photos';
 
 function objectUrl(file: Blob): string | null {
   return typeof URL !== 'undefined' && typeof URL.createObjectURL === 'function' ? URL.createObjectURL(file) : null;
@@ -51,13 +68,24 @@ export function DiagnosisSection({
   turns,
   artifacts,
   onTurn,
+  unit,
+  photos,
 }: {
   sessionId: string;
   turns: Turn[];
   artifacts: Artifact[];
   /** A turn was recorded: reload the session (status, turn photos) and the list. */
   onTurn: () => void;
+  /** The unit and customer card, a tab of the side panel. */
+  unit?: ReactNode;
+  /** The photo gallery, a tab of the side panel. */
+  photos?: ReactNode;
 }) {
+  const sideBySide = useMediaQuery(SIDE_BY_SIDE_QUERY);
+  const [sideTab, setSideTab] = useState<SideTab>('progress');
+  const [sideOpen, setSideOpen] = useState(true);
+  // Narrow windows: whether the chat tab is the one shown (else the side tab).
+  const [chatShown, setChatShown] = useState(true);
   const [local, setLocal] = useState<LocalEntry[]>([]);
   const [pending, setPending] = useState<Pending | null>(null);
   const [sendError, setSendError] = useState<ApiError | null>(null);
@@ -70,11 +98,36 @@ export function DiagnosisSection({
   const [reportsError, setReportsError] = useState<ApiError | null>(null);
   const input = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const cameraInput = useRef<HTMLInputElement>(null);
   const history = useRef<HTMLOListElement>(null);
   const busy = useRef(false);
   const urls = useRef<string[]>([]);
   const onTurnRef = useRef(onTurn);
   onTurnRef.current = onTurn;
+
+  // Document titles for the citation chips; without them a chip names its source id in words.
+  const [documents, setDocuments] = useState<Record<string, string>>({});
+  useEffect(() => {
+    let alive = true;
+    api.knowledgeSources().then(
+      (r) => alive && setDocuments(Object.fromEntries(r.sources.map((x) => [x.source_id, x.title]))),
+      () => undefined,
+    );
+    return () => {
+      alive = false;
+    };
+  }, []);
+  const names = useMemo<CitationNames>(() => {
+    const parts: Record<string, string> = {};
+    for (const st of context?.steps ?? []) parts[st.id] = st.question;
+    if (context?.isolation.finding && context.isolation.cause) parts[context.isolation.finding] = context.isolation.cause;
+    return { systems: context?.system ? { [context.system.id]: context.system.title } : {}, parts, documents };
+  }, [context, documents]);
+
+  // A session opened or just created: the technician's next move is to type.
+  useEffect(() => {
+    input.current?.focus({ preventScroll: true });
+  }, []);
 
   // Object URLs live as long as the view: sent photos keep their preview until the stored turn shows them.
   useEffect(
@@ -215,21 +268,90 @@ export function DiagnosisSection({
   const sending = pending !== null;
   const canSend = !sending && (draft.trim() !== '' || picks.length > 0);
 
+  const ids = {
+    chat: `chat-pane-${sessionId}`,
+    side: `side-${sessionId}`,
+    progress: `side-progress-${sessionId}`,
+    unit: `side-unit-${sessionId}`,
+    photos: `side-photos-${sessionId}`,
+  };
+  const tabPrefix = `session-${sessionId}`;
+  const sideTabs: TabItem<SideTab>[] = [{ id: 'progress', label: t('session.tabProgress'), controls: ids.progress }];
+  if (unit) sideTabs.push({ id: 'unit', label: t('session.tabUnit'), controls: ids.unit });
+  if (photos) sideTabs.push({ id: 'photos', label: t('session.tabPhotos'), controls: ids.photos, count: artifacts.length });
+  const allTabs: TabItem<'chat' | SideTab>[] = [{ id: 'chat', label: t('session.tabChat'), controls: ids.chat }, ...sideTabs];
+  const chatVisible = sideBySide || chatShown;
+  const sideVisible = sideBySide ? sideOpen : !chatShown;
+  const sidePanel = (tab: SideTab, content: ReactNode) => (
+    <div
+      role="tabpanel"
+      id={ids[tab]}
+      aria-labelledby={tabId(tabPrefix, tab)}
+      className={`side-panel side-${tab}`}
+      hidden={sideTab !== tab}
+      data-testid={`side-${tab}`}
+    >
+      {content}
+    </div>
+  );
+
   return (
-    <section className="card diagnosis" aria-labelledby="diagnosis-heading" data-testid="diagnosis">
-      <div className="card-head">
-        <h3 id="diagnosis-heading">
-          {t('chat.title')} <span className="muted">({t('chat.turns', { n: entries.length })})</span>
-        </h3>
-      </div>
-      <div className="diagnosis-grid">
-        <div className="chat-panel" data-testid="chat-panel">
+    <section
+      className={`diagnosis session-body${sideBySide ? ' side-by-side' : ' tabbed'}${sideVisible ? ' with-side' : ''}`}
+      aria-labelledby="diagnosis-heading"
+      data-testid="diagnosis"
+      data-layout={sideBySide ? 'side-by-side' : 'tabbed'}
+    >
+      {!sideBySide && (
+        <TabList
+          label={t('session.views')}
+          tabs={allTabs}
+          selected={chatShown ? 'chat' : sideTab}
+          onSelect={(x) => {
+            if (x === 'chat') {
+              setChatShown(true);
+            } else {
+              setSideTab(x);
+              setChatShown(false);
+            }
+          }}
+          idPrefix={tabPrefix}
+          className="session-tabs"
+          testId="session-tabs"
+        />
+      )}
+      <div
+        className="chat-panel"
+        id={ids.chat}
+        data-testid="chat-panel"
+        hidden={!chatVisible}
+        role={sideBySide ? undefined : 'tabpanel'}
+        aria-labelledby={sideBySide ? undefined : tabId(tabPrefix, 'chat')}
+      >
+        <div className="chat-head">
+          <h3 id="diagnosis-heading">
+            {t('chat.title')} <span className="muted">({t('chat.turns', { n: entries.length })})</span>
+          </h3>
+          {sideBySide && (
+            <button
+              type="button"
+              className="btn small-btn"
+              aria-expanded={sideOpen}
+              aria-controls={ids.side}
+              onClick={() => setSideOpen((v) => !v)}
+              data-testid="toggle-side"
+            >
+              {sideOpen ? t('session.hidePanel') : t('session.showPanel')}
+            </button>
+          )}
+        </div>
           <ol
             ref={history}
             className={`chat-history${virtual ? ' is-virtual' : ''}`}
-            role="log"
-            // A virtual list mounts turns while scrolling: those must not be announced; the status below says the news.
+            // A list (its turns are list items) that announces new turns as a log would. A virtual list mounts
+            // turns while scrolling: those must not be announced; the status below says the news.
             aria-live={virtual ? 'off' : 'polite'}
+            aria-relevant="additions"
             aria-label={t('chat.historyLabel')}
             aria-busy={sending}
             tabIndex={0}
@@ -247,9 +369,9 @@ export function DiagnosisSection({
               </li>
             )}
             {virtual ? (
-              <VirtualTurns entries={entries} virtualizer={virtualizer} />
+              <VirtualTurns entries={entries} virtualizer={virtualizer} names={names} />
             ) : (
-              entries.map((e) => <ChatTurnView key={e.key} entry={e} />)
+              entries.map((e) => <ChatTurnView key={e.key} entry={e} names={names} />)
             )}
             {pending && (
               <li className="chat-turn is-pending" data-testid="chat-pending">
@@ -324,6 +446,23 @@ export function DiagnosisSection({
               <button type="button" className="btn" data-testid="chat-attach" onClick={() => fileInput.current?.click()} disabled={sending}>
                 {t('chat.attach')}
               </button>
+              {/* On a tablet or phone: the camera straight away (the capture attribute); a desktop shows a file picker. */}
+              <button type="button" className="btn camera-button" data-testid="chat-camera" onClick={() => cameraInput.current?.click()} disabled={sending}>
+                {t('photos.takePhoto')}
+              </button>
+              <input
+                ref={cameraInput}
+                type="file"
+                accept="image/*"
+                capture="environment"
+                hidden
+                data-testid="chat-camera-input"
+                onChange={(e) => {
+                  const files = Array.from(e.target.files ?? []);
+                  e.target.value = '';
+                  addPicks(files);
+                }}
+              />
               <input
                 ref={fileInput}
                 type="file"
@@ -367,20 +506,37 @@ export function DiagnosisSection({
           </div>
         </div>
 
-        <ContextPanel
-          sessionId={sessionId}
-          context={context}
-          error={contextError}
-          sending={sending}
-          onSend={(text) => void send(text, false)}
-          reports={reports}
-          reportsError={reportsError}
-          onReportChanged={() => {
-            setContextVersion((v) => v + 1);
-            setReportsVersion((v) => v + 1);
-            onTurnRef.current();
-          }}
-        />
+      <div className="session-side" id={ids.side} hidden={!sideVisible} data-testid="session-side">
+        {sideBySide && (
+          <TabList
+            label={t('session.panelLabel')}
+            tabs={sideTabs}
+            selected={sideTab}
+            onSelect={setSideTab}
+            idPrefix={tabPrefix}
+            className="side-tabs"
+            testId="side-tabs"
+          />
+        )}
+        {sidePanel(
+          'progress',
+          <ContextPanel
+            sessionId={sessionId}
+            context={context}
+            error={contextError}
+            sending={sending}
+            onSend={(text) => void send(text, false)}
+            reports={reports}
+            reportsError={reportsError}
+            onReportChanged={() => {
+              setContextVersion((v) => v + 1);
+              setReportsVersion((v) => v + 1);
+              onTurnRef.current();
+            }}
+          />,
+        )}
+        {unit && sidePanel('unit', unit)}
+        {photos && sidePanel('photos', photos)}
       </div>
     </section>
   );
@@ -389,7 +545,15 @@ export function DiagnosisSection({
 type ViewEntry = ChatEntry & { previews?: { name: string; url: string | null }[] };
 
 /** The turns in view of a long history, between two spacers that stand for the rest. */
-function VirtualTurns({ entries, virtualizer }: { entries: ViewEntry[]; virtualizer: ReturnType<typeof useVirtualizer<HTMLOListElement, HTMLLIElement>> }) {
+function VirtualTurns({
+  entries,
+  virtualizer,
+  names,
+}: {
+  entries: ViewEntry[];
+  virtualizer: ReturnType<typeof useVirtualizer<HTMLOListElement, HTMLLIElement>>;
+  names: CitationNames;
+}) {
   const items = virtualizer.getVirtualItems();
   if (items.length === 0) return null;
   const top = Math.max(0, items[0].start - 10);
@@ -404,6 +568,7 @@ function VirtualTurns({ entries, virtualizer }: { entries: ViewEntry[]; virtuali
           index={it.index}
           setSize={entries.length}
           measure={virtualizer.measureElement}
+          names={names}
         />
       ))}
       <li className="chat-spacer" aria-hidden="true" style={{ height: bottom }} data-testid="chat-spacer-bottom" />
@@ -416,11 +581,13 @@ function ChatTurnView({
   index,
   setSize,
   measure,
+  names,
 }: {
   entry: ViewEntry;
   index?: number;
   setSize?: number;
   measure?: (el: HTMLLIElement | null) => void;
+  names: CitationNames;
 }) {
   const r = entry.reply;
   return (
@@ -464,20 +631,22 @@ function ChatTurnView({
             {r.text}
           </div>
         )}
-        <ReplyCitations citations={r.citations} />
+        <ReplyCitations citations={r.citations} names={names} />
       </div>
     </li>
   );
 }
 
 /**
- * A reply's citations: knowledge chunks (`source@vN#chunk`) as chips that open
- * the source in the Knowledge workspace; any other citation (a procedure) as
- * the "Sources:" line.
+ * A reply's citations in words: knowledge chunks (`source@vN#chunk`) as chips
+ * naming the document and its part, which open it in the Knowledge workspace;
+ * a procedure's as its title and the step or finding used. The ids themselves
+ * are under "Details".
  */
-function ReplyCitations({ citations }: { citations: string[] }) {
+function ReplyCitations({ citations, names }: { citations: string[]; names: CitationNames }) {
   if (citations.length === 0) return null;
   const { knowledge, other } = splitCitations(citations);
+  const otherText = other.map((c) => procedureCitationText(c, names) ?? c);
   return (
     <>
       {knowledge.length > 0 && (
@@ -492,7 +661,6 @@ function ReplyCitations({ citations }: { citations: string[] }) {
                     type="button"
                     className="chip citation-chip rule-chip"
                     title={t('chat.ruleChipTitle', { raw: ref.raw, code: rule.rule_code, version: rule.version_no })}
-                    aria-label={t('chat.ruleChipLabel', { code: rule.rule_code, version: rule.version_no })}
                     data-testid="citation-chip"
                     data-kind="rule"
                     data-citation={ref.raw}
@@ -508,7 +676,6 @@ function ReplyCitations({ citations }: { citations: string[] }) {
                     type="button"
                     className="chip citation-chip"
                     title={t('chat.sourceChipTitle', { raw: ref.raw })}
-                    aria-label={t('chat.sourceChipLabel', { source: citationDescription(ref) })}
                     data-testid="citation-chip"
                     data-kind="knowledge"
                     data-citation={ref.raw}
@@ -517,7 +684,7 @@ function ReplyCitations({ citations }: { citations: string[] }) {
                     <span aria-hidden="true" className="chip-icon">
                       ❝
                     </span>
-                    {citationLabel(ref)}
+                    {documentCitationText(ref, names)}
                   </button>
                 )}
               </li>
@@ -526,10 +693,14 @@ function ReplyCitations({ citations }: { citations: string[] }) {
         </ul>
       )}
       {other.length > 0 && (
-        <div className="citations muted small" data-testid="citations">
-          {t('chat.sources')} {other.join(', ')}
+        <div className="citations small" data-testid="citations">
+          {t('chat.sources')} {otherText.join('; ')}
         </div>
       )}
+      <details className="tech-details reply-details" data-testid="reply-details">
+        <summary>{t('details.summary')}</summary>
+        <code className="small">{citations.join(', ')}</code>
+      </details>
     </>
   );
 }
@@ -560,7 +731,7 @@ function TurnPhoto({ artifact }: { artifact: Artifact }) {
         <img src={thumb.url} alt={label} data-testid="turn-photo-img" />
       ) : thumb.kind === 'error' ? (
         <span className="small error-text" role="img" aria-label={`${label}: ${thumb.error.message}`} data-code={thumb.error.code}>
-          {thumb.error.code}
+          {artifactProblemLabel(thumb.error.code)}
         </span>
       ) : (
         <span className="thumb-loading" aria-label={t('chat.loadingThumb')} />

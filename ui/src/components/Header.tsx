@@ -3,7 +3,7 @@ import { api, type AppInfo } from '../api';
 import { t } from '../i18n';
 import { toApiError, transportKind, type ApiError } from '../transport';
 import { hashForWorkspace, WORKSPACES, type Workspace } from '../workspace';
-import { ErrorMessage } from './common';
+import { ErrorMessage, Modal } from './common';
 import { OutboxDialog, SyncIndicator, useSyncStatus } from './Sync';
 
 export function Header({
@@ -18,6 +18,7 @@ export function Header({
   const [info, setInfo] = useState<AppInfo | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [outboxOpen, setOutboxOpen] = useState(false);
+  const [aboutOpen, setAboutOpen] = useState(false);
   const sync = useSyncStatus();
 
   useEffect(() => {
@@ -52,7 +53,6 @@ export function Header({
                 href={hashForWorkspace(w.id) || '#'}
                 className={`workspace-link${workspace === w.id ? ' current' : ''}`}
                 aria-current={workspace === w.id ? 'page' : undefined}
-                aria-controls={`workspace-${w.id}`}
                 aria-keyshortcuts={w.shortcut}
                 title={`${t(w.labelKey)} (${w.shortcut})`}
                 data-testid={`nav-${w.id}`}
@@ -69,14 +69,15 @@ export function Header({
       </nav>
       <div className="header-meta">
         <SyncIndicator status={sync.status} error={sync.error} onOpen={() => setOutboxOpen(true)} />
-        {info && (
-          <span className="data-dir" title={t('header.dataDirTitle')}>
-            {t('header.data')}: <code data-testid="app-data-dir">{info.data_dir}</code>
-          </span>
-        )}
-        <span className="transport" title={t('header.transportTitle')}>
-          {transportKind() === 'tauri-ipc' ? t('header.desktop') : t('header.browser')}
-        </span>
+        <button
+          type="button"
+          className="btn settings-button"
+          onClick={() => setAboutOpen(true)}
+          aria-haspopup="dialog"
+          data-testid="open-about"
+        >
+          {t('about.open')}
+        </button>
         <button
           type="button"
           className="btn settings-button"
@@ -90,6 +91,24 @@ export function Header({
         </button>
       </div>
       <ErrorMessage error={error} testId="app-info-error" />
+      {aboutOpen && (
+        <Modal title={t('about.title')} onClose={() => setAboutOpen(false)} closeLabel={t('common.close')} testId="about-dialog">
+          <dl className="about-facts">
+            <dt>{t('about.version')}</dt>
+            <dd data-testid="app-version-about">{info ? `v${info.version}` : '—'}</dd>
+            <dt>{t('about.dataDir')}</dt>
+            <dd>
+              <code data-testid="app-data-dir" title={t('about.dataDirHint')}>
+                {info?.data_dir ?? '—'}
+              </code>
+            </dd>
+            <dt>{t('about.runningIn')}</dt>
+            <dd data-testid="app-transport">{transportKind() === 'tauri-ipc' ? t('header.desktop') : t('header.browser')}</dd>
+            <dt>{t('about.sessions')}</dt>
+            <dd data-testid="app-sessions">{info?.sessions ?? '—'}</dd>
+          </dl>
+        </Modal>
+      )}
       {outboxOpen && (
         <OutboxDialog
           status={sync.status}

@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { api, type Artifact, type ArtifactContent } from '../api';
 import { base64ToBytes, dataUrl, downloadBlob, formatBytes, formatTakenAt, formatTimestamp } from '../files';
 import { toApiError, type ApiError } from '../transport';
-import { artifactProblemLabel } from './common';
+import { artifactProblemLabel, ErrorCodeDetails } from './common';
+import { errorAdvice } from '../errors';
 import { t } from '../i18n';
 
 /** Formats a webview can show natively. HEIC/HEIF have no decoder in browsers. */
@@ -88,8 +89,9 @@ export function PhotoOverlay({
           {full.kind === 'error' && (
             <div className="overlay-problem" role="alert" data-testid="overlay-error" data-code={full.error.code}>
               <span className="problem-badge large">{artifactProblemLabel(full.error.code)}</span>
+              <p>{errorAdvice(full.error.code)}</p>
               <p>{full.error.message}</p>
-              <code className="error-code">{full.error.code}</code>
+              <ErrorCodeDetails code={full.error.code} />
             </div>
           )}
           {full.kind === 'ok' && displayable && (
@@ -105,7 +107,7 @@ export function PhotoOverlay({
               {preview && <img src={preview} alt="" className="preview-thumb" />}
               {previewError && (
                 <p className="overlay-problem-inline" role="alert" data-code={previewError.code}>
-                  {t('overlay.previewUnavailable')} {previewError.message} <code className="error-code">{previewError.code}</code>
+                  {t('overlay.previewUnavailable')} {previewError.message} <ErrorCodeDetails code={previewError.code} />
                 </p>
               )}
               <p>

@@ -2,7 +2,8 @@ import { useCallback, useRef, useState, type DragEvent } from 'react';
 import { api, type Artifact, type BlobStatus } from '../api';
 import { formatBytes, MAX_FILE_BYTES, readFileBase64 } from '../files';
 import { ApiError, toApiError } from '../transport';
-import { artifactProblemLabel } from './common';
+import { artifactProblemLabel, ErrorCodeDetails } from './common';
+import { errorAdvice } from '../errors';
 import { PhotoOverlay } from './PhotoOverlay';
 import { useSeen, useThumbnail } from '../hooks';
 import { t, type MessageKey } from '../i18n';
@@ -38,6 +39,7 @@ export function PhotosSection({
   const [dragging, setDragging] = useState(false);
   const [openIndex, setOpenIndex] = useState<number | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const cameraInput = useRef<HTMLInputElement>(null);
   const queue = useRef<Promise<void>>(Promise.resolve());
   const dragDepth = useRef(0);
   const onUploadedRef = useRef(onUploaded);
@@ -142,6 +144,22 @@ export function PhotosSection({
           <button type="button" className="btn primary" data-testid="add-photos" onClick={() => fileInput.current?.click()}>
             {t('photos.add')}
           </button>
+          <button type="button" className="btn camera-button" data-testid="take-photo" onClick={() => cameraInput.current?.click()}>
+            {t('photos.takePhoto')}
+          </button>
+          <input
+            ref={cameraInput}
+            type="file"
+            accept="image/*"
+            capture="environment"
+            hidden
+            data-testid="photo-camera-input"
+            onChange={(e) => {
+              const files = Array.from(e.target.files ?? []);
+              e.target.value = '';
+              addFiles(files);
+            }}
+          />
           <input
             ref={fileInput}
             type="file"
@@ -259,7 +277,7 @@ function UploadRow({ item }: { item: UploadItem }) {
       )}
       {item.error && (
         <div className="upload-error" role="alert" data-testid="upload-error" data-code={item.error.code}>
-          {item.error.message} <code className="error-code">{item.error.code}</code>
+          {errorAdvice(item.error.code)} {item.error.message} <ErrorCodeDetails code={item.error.code} />
         </div>
       )}
     </li>

@@ -20,8 +20,11 @@ export function SessionDetailView({
   sessionId,
   onChanged,
   onDeleted,
+  onBack,
 }: {
   sessionId: string;
+  /** Back to the session list (shown where the list and the session do not fit side by side). */
+  onBack?: () => void;
   /** Something the list shows changed (photo count, updated time). */
   onChanged: () => void;
   onDeleted: (message: string) => void;
@@ -128,6 +131,11 @@ export function SessionDetailView({
   return (
     <div className="detail" data-testid="session-detail" data-session-id={s.id}>
       <div className="detail-head">
+        {onBack && (
+          <button type="button" className="btn back-to-list" onClick={onBack} data-testid="back-to-list">
+            <span aria-hidden="true">←</span> {t('session.backToList')}
+          </button>
+        )}
         <div className="detail-title">
           <h2 data-testid="detail-complaint">{s.complaint}</h2>
           <div className="detail-sub">
@@ -252,14 +260,19 @@ export function SessionDetailView({
         </section>
       )}
 
-      <HeaderCard session={s} edits={detail.edits} visits={detail.earlier_visits} onSaved={onTurn} />
-
-      <ComplaintLines sessionId={s.id} refreshKey={s.updated_at} />
-
-      <DiagnosisSection sessionId={s.id} turns={detail.turns} artifacts={detail.artifacts} onTurn={onTurn} />
-
-      <PhotosSection sessionId={s.id} artifacts={detail.artifacts} verifyStatus={verifyStatus} onUploaded={onUploaded} />
-
+      <DiagnosisSection
+        sessionId={s.id}
+        turns={detail.turns}
+        artifacts={detail.artifacts}
+        onTurn={onTurn}
+        unit={
+          <>
+            <HeaderCard session={s} edits={detail.edits} visits={detail.earlier_visits} onSaved={onTurn} />
+            <ComplaintLines sessionId={s.id} refreshKey={s.updated_at} />
+          </>
+        }
+        photos={<PhotosSection sessionId={s.id} artifacts={detail.artifacts} verifyStatus={verifyStatus} onUploaded={onUploaded} />}
+      />
     </div>
   );
 }

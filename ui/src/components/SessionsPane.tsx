@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { api, SESSION_STATUSES, type Session, type SessionListItem, type SessionStatus } from '../api';
 import { formatTimestamp } from '../files';
@@ -97,6 +97,32 @@ export function SessionsPane({
     getItemKey: (i) => sessions?.[i]?.id ?? i,
   });
 
+  // The list is one Tab stop (the row last focused, else the open session, else the first); the arrow keys,
+  // Home and End move between rows, so the rest of the page is not 14 Tabs further away.
+  const [activeId, setActiveId] = useState<string | null>(null);
+  const ids = sessions?.map((x) => x.id) ?? [];
+  const tabStop = activeId && ids.includes(activeId) ? activeId : selectedId && ids.includes(selectedId) ? selectedId : (ids[0] ?? null);
+
+  function onListKeyDown(e: KeyboardEvent<HTMLUListElement>) {
+    const from = (e.target as HTMLElement).closest<HTMLElement>('[data-session-id]')?.dataset.sessionId;
+    const i = from ? ids.indexOf(from) : -1;
+    if (i < 0) return;
+    const next =
+      e.key === 'ArrowDown' ? Math.min(i + 1, ids.length - 1) : e.key === 'ArrowUp' ? Math.max(i - 1, 0) : e.key === 'Home' ? 0 : e.key === 'End' ? ids.length - 1 : null;
+    if (next === null) return;
+    e.preventDefault();
+    const id = ids[next];
+    setActiveId(id);
+    if (virtual) virtualizer.scrollToIndex(next);
+    // A virtual row may only exist after the scroll renders it.
+    const focus = (tries: number) => {
+      const el = list.current?.querySelector<HTMLElement>(`[data-testid="session-row"][data-session-id="${id}"]`);
+      if (el) el.focus();
+      else if (tries > 0) requestAnimationFrame(() => focus(tries - 1));
+    };
+    focus(10);
+  }
+
   const row = (s: SessionListItem) => (
     <button
       type="button"
@@ -104,6 +130,8 @@ export function SessionsPane({
       data-testid="session-row"
       data-session-id={s.id}
       aria-current={s.id === selectedId ? 'true' : undefined}
+      tabIndex={s.id === tabStop ? 0 : -1}
+      onFocus={() => setActiveId(s.id)}
       onClick={() => onSelect(s.id)}
     >
       <div className="row-top">
@@ -189,6 +217,7 @@ export function SessionsPane({
         <ul
           className="session-list virtual"
           data-testid="session-list"
+          onKeyDown={onListKeyDown}
           ref={list}
           style={{ height: virtualizer.getTotalSize() }}
         >
@@ -204,7 +233,7 @@ export function SessionsPane({
           ))}
         </ul>
       ) : (
-        <ul className="session-list" data-testid="session-list" ref={list}>
+        <ul className="session-list" data-testid="session-list" ref={list} onKeyDown={onListKeyDown}>
           {sessions?.map((s) => <li key={s.id}>{row(s)}</li>)}
         </ul>
       )}

@@ -108,6 +108,8 @@ function PortalSettingsForm() {
       <h3 id={`${id}-portal`}>{t('settings.portal')}</h3>
       <ErrorMessage error={loadError} testId="settings-load-error" />
       <form
+        // The backend's refusal, in words under the field, rather than the browser's own tooltip.
+        noValidate
         className="settings-row"
         onSubmit={(e) => {
           e.preventDefault();

@@ -1,7 +1,7 @@
 // The header's sync indicator (sync_status, polled) and the outbox view it
 // opens: failed and conflicting items with their reasons and a Retry each.
 
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { api, type OutboxItem, type SyncStatus } from '../api';
 import { onSyncChanged } from '../events';
 import { formatTimestamp } from '../files';
@@ -56,31 +56,43 @@ export function SyncIndicator({
   const label = summary?.label ?? (error ? t('sync.unavailable') : t('sync.checking'));
   const last = status?.last_success ? t('sync.lastSuccess', { when: formatTimestamp(status.last_success) }) : t('sync.neverSynced');
   const extra = summary?.extra.join(' · ') ?? '';
+  const descriptionId = useId();
   const title = [label, extra, status?.portal_url ? urlOrigin(status.portal_url) : '', status ? last : error?.message ?? '']
     .filter(Boolean)
     .join(' — ');
   return (
-    <button
-      type="button"
-      className={`sync-indicator tone-${tone}`}
-      onClick={onOpen}
-      title={title}
-      aria-label={`${t('sync.indicatorLabel')}: ${title}. ${t('sync.openOutbox')}`}
-      aria-haspopup="dialog"
-      data-testid="sync-indicator"
-      data-kind={kind}
-      data-pending={status?.pending ?? ''}
-    >
-      <span className="sync-dot" aria-hidden="true" />
-      <span className="sync-text">
-        <span className="sync-label" data-testid="sync-label">
-          {label}
+    <>
+      <button
+        type="button"
+        className={`sync-indicator tone-${tone}`}
+        onClick={onOpen}
+        title={title}
+        // The name is the visible text (so voice control can say it); the rest is its description.
+        aria-describedby={descriptionId}
+        aria-haspopup="dialog"
+        data-testid="sync-indicator"
+        data-kind={kind}
+        data-pending={status?.pending ?? ''}
+      >
+        <span className="sync-dot" aria-hidden="true" />
+        <span className="sync-text">
+          <span className="sync-label" data-testid="sync-label">
+            {label}
+          </span>
+          <span className="sync-last muted" data-testid="sync-last">
+            {status ? last : error ? t('sync.retrying') : '\u00a0'}
+          </span>
         </span>
-        <span className="sync-last muted" data-testid="sync-last">
-          {status ? last : error ? error.code : '\u00a0'}
-        </span>
+      </button>
+      {/* Outside the button, so it describes it without becoming part of its name. */}
+      <span id={descriptionId} className="sr-only">
+        {`${t('sync.indicatorLabel')}: ${title}. ${t('sync.openOutbox')}`}
       </span>
-    </button>
+      {/* A change of state ("Offline", "1 failed") is announced; the every-poll details are not. */}
+      <span className="sr-only" role="status" data-testid="sync-announce">
+        {summary ? `${t('sync.indicatorLabel')}: ${label}` : ''}
+      </span>
+    </>
   );
 }
 

@@ -96,7 +96,9 @@ describe('sync indicator and outbox', () => {
   it('shows an unreachable backend as an error state, not a crash', async () => {
     const { root } = mount({});
     const ind = await waitFor(() => (byTestId(root, 'sync-indicator')?.dataset.kind === 'error' ? byTestId(root, 'sync-indicator') : null));
-    expect(byTestId(ind, 'sync-last')!.textContent).toBe('unknown_command');
+    // Words, not the code; the code is the indicator's data and in its outbox.
+    expect(byTestId(ind, 'sync-last')!.textContent).toBe('retrying…');
+    expect(ind.dataset.kind).toBe('error');
   });
 });
 

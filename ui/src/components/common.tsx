@@ -1,9 +1,14 @@
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import type { SessionStage, SessionStatus } from '../api';
 import type { ApiError } from '../transport';
+import { errorAdvice } from '../errors';
 import { t, type MessageKey } from '../i18n';
 
-/** A backend (or transport) error, shown to the person with its code. */
+/**
+ * A backend (or transport) error as words: what to do (by its code, in the
+ * interface language), then what exactly went wrong (the backend's message);
+ * the code itself under a closed "Details".
+ */
 export function ErrorMessage({
   error,
   testId,
@@ -16,10 +21,21 @@ export function ErrorMessage({
   if (!error) return null;
   return (
     <div className="error-box" role="alert" data-testid={testId} data-code={error.code}>
-      <span className="error-text">{error.message}</span>{' '}
-      <code className="error-code">{error.code}</code>
+      <span className="error-advice">{errorAdvice(error.code)}</span>{' '}
+      {error.message && <span className="error-text">{error.message}</span>}
+      <ErrorCodeDetails code={error.code} />
       {children}
     </div>
+  );
+}
+
+/** An error's code, for whoever asks (a support call): closed by default. */
+export function ErrorCodeDetails({ code }: { code: string }) {
+  return (
+    <details className="tech-details error-details">
+      <summary>{t('details.summary')}</summary>
+      {t('details.errorCode')} <code className="error-code">{code}</code>
+    </details>
   );
 }
 
@@ -103,18 +119,29 @@ export function Modal({
     };
   }, []);
 
+  // Focus that leaves the dialog some other way (a click on the veil's edge, a
+  // browser shortcut, an element that disappeared) is brought back inside.
+  useEffect(() => {
+    const onFocusIn = (e: FocusEvent) => {
+      const el = box.current;
+      if (!el || !el.isConnected || !(e.target instanceof Node) || el.contains(e.target)) return;
+      (tabbables(el)[0] ?? el).focus();
+    };
+    document.addEventListener('focusin', onFocusIn);
+    return () => document.removeEventListener('focusin', onFocusIn);
+  }, []);
+
   function onKeyDown(e: KeyboardEvent<HTMLDivElement>) {
     if (e.key !== 'Tab' || !box.current) return;
-    const items = Array.from(
-      box.current.querySelectorAll<HTMLElement>('a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex="0"]'),
-    ).filter((x) => !x.hidden);
+    const items = tabbables(box.current);
     if (items.length === 0) return;
     const first = items[0];
     const last = items[items.length - 1];
-    if (e.shiftKey && document.activeElement === first) {
+    const at = items.indexOf(document.activeElement as HTMLElement);
+    if (e.shiftKey && (at <= 0)) {
       e.preventDefault();
       last.focus();
-    } else if (!e.shiftKey && document.activeElement === last) {
+    } else if (!e.shiftKey && (at === -1 || at === items.length - 1)) {
       e.preventDefault();
       first.focus();
     }
@@ -147,4 +174,23 @@ export function Modal({
       </div>
     </div>
   );
+}
+
+/**
+ * The elements Tab stops at inside `root`, in order. A radio group is one tab
+ * stop (its checked radio, or its first when none is), so the last stop of a
+ * dialog ending in radios is the checked one, not the last radio.
+ */
+export function tabbables(root: HTMLElement): HTMLElement[] {
+  const all = Array.from(
+    root.querySelectorAll<HTMLElement>(
+      'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]',
+    ),
+  ).filter((x) => x.tabIndex >= 0 && !x.closest('[hidden]') && !(x instanceof HTMLInputElement && x.hidden));
+  return all.filter((x) => {
+    if (!(x instanceof HTMLInputElement) || x.type !== 'radio' || !x.name) return true;
+    const group = all.filter((y): y is HTMLInputElement => y instanceof HTMLInputElement && y.type === 'radio' && y.name === x.name);
+    const checked = group.find((y) => y.checked);
+    return checked ? checked === x : group[0] === x;
+  });
 }

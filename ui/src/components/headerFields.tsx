@@ -145,7 +145,7 @@ export function HeaderFieldGrid({
       {text('customer_phone', t('unit.phone'), { type: 'tel', inputMode: 'tel' })}
       {text('customer_email', t('unit.email'), { type: 'email', inputMode: 'email' })}
       {text('technician', t('unit.technician'))}
-      {text('make_model', t('unit.makeModel'), { placeholder: 'Winnebago View 24D' })}
+      {text('make_model', t('unit.makeModel'), { placeholder: 'Winnebago View' })}
       {text('model_year', t('unit.year'), { inputMode: 'numeric' })}
       {text('vin', t('unit.vin'), { className: 'mono', maxLength: 32, autoCapitalize: 'characters' })}
       {text('plate', t('unit.plate'), { className: 'mono' })}

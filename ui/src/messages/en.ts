@@ -15,9 +15,6 @@ export const en = {
   'workspace.export': 'Export',
 
   'header.workspaces': 'Workspaces',
-  'header.data': 'Data',
-  'header.dataDirTitle': 'Where the database and photos are stored',
-  'header.transportTitle': 'How this window talks to the backend',
   'header.desktop': 'Desktop',
   'header.browser': 'Browser',
 
@@ -187,9 +184,7 @@ export const en = {
   'chat.turnPhotos': 'Photos sent with this message',
   'chat.citationsLabel': 'Knowledge sources of this reply',
   'chat.ruleChipTitle': '{raw}: show rule {code} version {version} in the Billing workspace',
-  'chat.ruleChipLabel': 'Billing rule {code}, version {version}: show in the Billing workspace',
   'chat.sourceChipTitle': '{raw}: show this source in the Knowledge workspace',
-  'chat.sourceChipLabel': '{source}: show in the Knowledge workspace',
   'chat.sources': 'Sources:',
   'chat.loadingThumb': 'Loading thumbnail',
   'chat.fileTooLarge': '{name} is {size}; files can be at most {max}',
@@ -684,6 +679,88 @@ export const en = {
   'transport.broke': 'The connection broke while reading {what}: {why}',
   'transport.http': '{what} failed with HTTP {status}: {detail}',
   'transport.badJson': '{what}: the backend answered with no valid JSON',
+
+  // The session layout: chat first, a side panel of tabs, the skip link.
+  'app.skipToContent': 'Skip to main content',
+  'session.views': 'Session views',
+  'session.panelLabel': 'Session panel',
+  'session.tabChat': 'Chat',
+  'session.tabProgress': 'Progress',
+  'session.tabUnit': 'Unit',
+  'session.tabPhotos': 'Photos',
+  'session.hidePanel': 'Hide panel',
+  'session.showPanel': 'Show panel',
+  'session.backToList': 'Sessions',
+
+  // Words for people: citations named by title, engine ids under Details, the About dialog.
+  'cite.procedure': 'the {title} procedure',
+  'cite.procedurePart': '{title}: {part}',
+  'cite.document': '{title} · part {part}',
+  'details.summary': 'Details',
+  'details.transition': 'Last step of the assistant:',
+  'details.finding': 'Finding id:',
+  'details.factIds': 'Fact ids',
+  'details.errorCode': 'Error code:',
+  'fact.source.technician': 'Technician',
+  'fact.source.inference': 'Inferred',
+  'about.open': 'About',
+  'about.title': 'About RV Service Desk',
+  'about.version': 'Version',
+  'about.dataDir': 'Data folder',
+  'about.dataDirHint': 'Where the database and photos are stored',
+  'about.runningIn': 'Running in',
+  'about.sessions': 'Sessions stored',
+
+  // Errors in words: what happened and what to do, per error code (errors.ts).
+  'error.network': 'The Service Desk cannot be reached. Check that the app is running, then try again.',
+  'error.bad_response': 'The Service Desk gave an answer that could not be read. Try again; if it keeps happening, restart the app.',
+  'error.ipc': 'The desktop app could not pass the request on. Restart the app and try again.',
+  'error.invalid_json': 'The request was garbled on the way. Reload the page and try again.',
+  'error.unknown_command': 'This version of the Service Desk does not know that action. Reload the page or update the app.',
+  'error.invalid_input': 'Something entered is not valid. Correct what is named here and try again.',
+  'error.not_found': 'It is no longer there: it may have been deleted elsewhere. Refresh the list.',
+  'error.unsupported_type': 'This kind of file is not accepted here. Choose a file of a supported type.',
+  'error.empty_file': 'The file is empty. Choose it again, or take the photo again.',
+  'error.too_large': 'The file is too large. Use a smaller file.',
+  'error.unreadable_path': 'The file could not be read. Check that it still exists and can be opened.',
+  'error.invalid_file_name': 'The file name is not accepted. Rename the file and try again.',
+  'error.has_artifacts': 'This session has photos. Delete them with it, or keep the session.',
+  'error.artifact_missing': 'The stored file of this photo is missing. Add the original photo again to restore it.',
+  'error.artifact_corrupt': 'The stored file of this photo is damaged. Add the original photo again to repair it.',
+  'error.unauthorized': 'Access was refused. Open the link with its access token again, or ask for a new one.',
+  'error.forbidden': 'This page may not do that. Open the Service Desk from its own address.',
+  'error.server_path_refused': 'A file path cannot be used from a browser. Upload the file instead.',
+  'error.unsupported_media_type': 'The request was sent in a form the Service Desk does not take. Reload the page and try again.',
+  'error.timeout': 'It took too long. Check the connection and try again.',
+  'error.storage': 'The data could not be read or saved. Check free disk space and try again; if it persists, restart the app.',
+  'error.internal': 'Something went wrong inside the Service Desk. Try again; if it persists, restart the app and report it.',
+  'error.conflict': 'It was changed at the same time somewhere else. Refresh and try again.',
+  'error.invalid_payload': 'The tariff is not valid. Correct the field named here and import again.',
+  'error.invalid_amount': 'An amount is not valid. Use a number with at most two decimals, such as 12.50.',
+  'error.invalid_time': 'A date or time is not valid. Use a date and time such as 2026-02-10 10:00.',
+  'error.unknown_time_zone': 'The time zone is not known. Use a name such as America/Denver.',
+  'error.exit_before_entry': 'The exit is before the entry. Set the exit after the entry.',
+  'error.stay_too_long': 'The stay is longer than the calculator takes (400 days). Check the dates.',
+  'error.amount_overflow': 'The amount is too large to compute. Check the tariff and the dates.',
+  'error.invalid_procedure': 'A procedure file is not valid. Correct the file at the line named here.',
+  'error.keyring': 'The system keyring could not be used. Unlock it, or give the token through the environment.',
+  'error.http': 'The Service Desk answered with an error (HTTP {status}). Try again.',
+  'error.unknown': 'Something went wrong. Try again; the message below says what.',
+
+  // The sync indicator while its state cannot be read.
+  'sync.retrying': 'retrying…',
+
+  // Billing text that was written into the components.
+  'rules.heading': 'Rules',
+  'billingImport.notSentBecause': 'Not sent: {why}',
+
+  // Tariff segment types.
+  'segmentType.free': 'free',
+  'segmentType.periodic': 'per period',
+  'segmentType.tiered': 'tiered',
+
+  // Photos from the camera (tablet and phone).
+  'photos.takePhoto': 'Take photo',
 };
 
 export type MessageKey = keyof typeof en;
