@@ -57,9 +57,7 @@ impl<'a> Turn<'a> {
                 return self.confirm(p, step, outcome);
             }
             if understand::doubts_the_check(&text) {
-                let (_, transition, mut reply) = self.resume(p);
-                reply.text = format!("{} {}", phrases(&self.lang()).doubted_check, reply.text);
-                return ("UNSURE", transition, reply);
+                return self.resume_saying(p, "UNSURE", phrases(&self.lang()).doubted_check);
             }
             let unsure = extract::clauses(&text)
                 .iter()

@@ -158,10 +158,19 @@ impl<'a> Turn<'a> {
     /// A message that is all someone else's account: nothing is recorded,
     /// and the step asked stays open.
     fn hearsay(&mut self, proc: &'a Procedure) -> (&'static str, TransitionId, Reply) {
+        self.resume_saying(proc, "HEARSAY", phrases(&self.lang()).hearsay)
+    }
+
+    /// Says why nothing was recorded, then goes back to the step asked.
+    pub(super) fn resume_saying(
+        &mut self,
+        proc: &'a Procedure,
+        intent: &'static str,
+        why: &str,
+    ) -> (&'static str, TransitionId, Reply) {
         let (_, transition, mut reply) = self.resume(proc);
-        let l = phrases(&self.lang());
-        reply.text = format!("{} {}", l.hearsay, reply.text);
-        ("HEARSAY", transition, reply)
+        reply.text = format!("{why} {}", reply.text);
+        (intent, transition, reply)
     }
 
     pub(super) fn no_procedure(&mut self) -> (&'static str, TransitionId, Reply) {
