@@ -1,12 +1,11 @@
-//! Embeds every `procedures/*.toml` and `knowledge/*.md` into the binary, so
-//! the app works from an installed binary with no files beside it, and adding
-//! a procedure or a document needs no Rust change.
+//! Embeds every `knowledge/*.md` into the binary, so the app works from an
+//! installed binary with no files beside it, and adding a document needs no
+//! Rust change. (The engine crate embeds `procedures/` the same way.)
 
 use std::fmt::Write as _;
 use std::path::Path;
 
 fn main() {
-    embed("procedures", "toml", "EMBEDDED_PROCEDURES", "procedure");
     embed(
         "knowledge",
         "md",

@@ -7,7 +7,7 @@ pub mod artifacts;
 pub mod billing;
 pub mod conversation;
 pub mod desk;
-pub mod engine;
+pub use servicedesk_engine as engine;
 pub mod export;
 pub mod files;
 pub mod knowledge;

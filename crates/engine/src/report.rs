@@ -513,7 +513,7 @@ fn parse_photo(item: &str) -> PhotoLine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::catalog::Catalog;
+    use crate::catalog::Catalog;
 
     #[test]
     fn scaled_labor_lines_sum_exactly() {

@@ -417,9 +417,9 @@ impl<'a> Turn<'a> {
                 .value
                 .zip(pending.unit.as_deref())
                 .and_then(|(value, u)| {
-                    Some(crate::engine::units::Quantity {
+                    Some(crate::units::Quantity {
                         value,
-                        unit: crate::engine::units::Unit::parse(u)?,
+                        unit: crate::units::Unit::parse(u)?,
                     })
                 });
             let answer = StepAnswer {

@@ -32,12 +32,12 @@ impl<'a> Turn<'a> {
         )
     }
 
-    pub(super) fn labor_tenths(&self, f: &crate::engine::catalog::Finding) -> u32 {
+    pub(super) fn labor_tenths(&self, f: &crate::catalog::Finding) -> u32 {
         self.st
             .labor
             .confirmed_hours
             .as_deref()
-            .and_then(crate::engine::catalog::parse_tenths)
+            .and_then(crate::catalog::parse_tenths)
             .unwrap_or_else(|| f.labor_tenths())
     }
 

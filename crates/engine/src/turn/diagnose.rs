@@ -292,7 +292,7 @@ impl<'a> Turn<'a> {
         self.st.repair_done = repaired;
         self.st.isolation.complete = true;
         self.st.isolation.invalidated = false;
-        self.st.isolation.finding = Some(crate::engine::catalog::Finding::STATED.to_string());
+        self.st.isolation.finding = Some(crate::catalog::Finding::STATED.to_string());
         self.st.isolation.stated = Some(StatedCause {
             cause: cause.clone(),
             correction: correction.clone(),
@@ -489,7 +489,7 @@ impl<'a> Turn<'a> {
     /// (with its finding) when there is one, then the lines not diagnosed.
     fn write_report(
         &mut self,
-        current: Option<(&Procedure, crate::engine::catalog::Finding)>,
+        current: Option<(&Procedure, crate::catalog::Finding)>,
     ) -> (&'static str, TransitionId, Reply) {
         let lang = self.lang();
         // The finding the report ends on: the open line's, else the last
