@@ -100,6 +100,10 @@ struct StepDef {
     reading: Option<Spanned<String>>,
     rise: Option<Spanned<RiseDef>>,
     subject: Spanned<PatternsDef>,
+    /// Conditions other than the step's own ("1500 rpm" for a static
+    /// pressure, "inverter on" for a converter output without battery): a
+    /// reading said under them, in the same sentence, does not answer it.
+    not_when: Option<Spanned<PatternsDef>>,
     question: Spanned<Text>,
     outcome: Spanned<BTreeMap<String, OutcomeDef>>,
 }
@@ -386,6 +390,9 @@ pub struct Step {
     /// motor terminals"), used mid-sentence: lowercase, no period.
     pub label: Localized,
     pub subject: Patterns,
+    /// Conditions other than the step's own: a sentence that states one
+    /// answers some other check, not this one.
+    pub not_when: Patterns,
     pub question: Localized,
     pub outcomes: Vec<Outcome>,
 }
@@ -395,10 +402,24 @@ impl Step {
         self.outcomes.iter().find(|o| o.name == name)
     }
 
+    /// A reading in the step's unit. A step that asks for a difference
+    /// reads a stated split as an interval: "a 5 °C split" is 9 °F of
+    /// split, not 41 °F.
+    pub fn value_of(&self, q: &Quantity) -> Option<f64> {
+        let unit = self.unit?;
+        if self.reading == Some(ReadingMode::Difference) {
+            match (q.unit, unit) {
+                (Unit::Celsius, Unit::Fahrenheit) => return Some(q.value * 1.8),
+                (Unit::Fahrenheit, Unit::Celsius) => return Some(q.value / 1.8),
+                _ => {}
+            }
+        }
+        q.convert_to(unit)
+    }
+
     /// The outcome a measurement falls in (`low` / `ok` / `high`).
     pub fn classify(&self, q: &Quantity) -> Option<&Outcome> {
-        let unit = self.unit?;
-        let value = q.convert_to(unit)?;
+        let value = self.value_of(q)?;
         let name = if value < self.min {
             "low"
         } else if value > self.max {
@@ -1133,6 +1154,12 @@ fn compile(file: &str, text: &str, check: SyntaxCheck) -> Result<Procedure, Cata
             max,
             label,
             subject: ctx.patterns(s.subject.get_ref(), s.subject.span(), &what, true)?,
+            not_when: match &s.not_when {
+                Some(w) => {
+                    ctx.patterns(w.get_ref(), w.span(), &format!("{what} not_when"), false)?
+                }
+                None => Patterns(None),
+            },
             question: ctx.localized(&s.question, &format!("{what} question"))?,
             outcomes,
         });

@@ -189,6 +189,8 @@ pub struct Confusion {
     pub missed: Vec<String>,
     /// The turn's trace: why it read the message as it did.
     pub trace: Vec<String>,
+    /// Every fact the turn recorded, with the basis it was tied by.
+    pub recorded: Vec<(String, String)>,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -280,9 +282,8 @@ fn recorded(
                 .then(|| {
                     let value: f64 = f.value.as_deref()?.parse().ok()?;
                     let unit = Unit::parse(f.unit.as_deref()?)?;
-                    let step_unit = p.steps[si].unit.unwrap_or(unit);
-                    Quantity { value, unit }
-                        .convert_to(step_unit)
+                    p.steps[si]
+                        .value_of(&Quantity { value, unit })
                         .or(Some(value))
                 })
                 .flatten();
@@ -391,6 +392,10 @@ fn score(
         wrong,
         missed,
         trace: out.trace.clone(),
+        recorded: got_with_basis
+            .iter()
+            .map(|(f, _, b)| (f.clone(), b.to_string()))
+            .collect(),
     });
     (counts, confusion, bases)
 }

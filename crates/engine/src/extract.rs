@@ -5,7 +5,7 @@
 
 use regex::Regex;
 
-use super::catalog::{Outcome, Procedure, ReadingMode, Step, StepKind};
+use super::catalog::{Outcome, Patterns, Procedure, ReadingMode, Step, StepKind};
 use super::lexicon;
 use super::understand;
 use super::units::{bare_number, find_quantities, lone_number, reading_numbers, Quantity, Unit};
@@ -885,7 +885,53 @@ pub fn step_answers(
             });
         }
     }
+    // "1500 rpm, max, recirc: low side 58 psi" is a running pressure, not
+    // the static one the gauges' words name: a reading said under a
+    // condition other than the step's own answers some other check.
+    out.retain(|a| {
+        let not_when = &proc.steps[a.step].not_when;
+        not_when.is_empty()
+            || !text
+                .find(a.clause.as_str())
+                .is_some_and(|at| under_condition(text, at, at + a.clause.len(), not_when))
+    });
     out
+}
+
+/// Whether a condition of `conditions` governs the reading in
+/// `start..end`: said in the same sentence, with no other reading between
+/// them ("104.8 under load, 118 no load" gives each number its own), or
+/// as the sentence's heading ("1500 rpm, max: low 58, high 180").
+fn under_condition(text: &str, start: usize, end: usize, conditions: &Patterns) -> bool {
+    let bytes = text.as_bytes();
+    let ends_at = |i: usize| match bytes[i] {
+        b'!' | b'?' | b'\n' | b';' => true,
+        b'.' => {
+            !(i > 0
+                && bytes[i - 1].is_ascii_digit()
+                && bytes.get(i + 1).is_some_and(u8::is_ascii_digit))
+        }
+        _ => false,
+    };
+    let from = (0..start).rev().find(|&i| ends_at(i)).map_or(0, |i| i + 1);
+    let to = (end..text.len())
+        .find(|&i| ends_at(i))
+        .unwrap_or(text.len());
+    let has_reading = |s: &str| s.bytes().any(|b| b.is_ascii_digit());
+    conditions
+        .spans(&text[from..to])
+        .into_iter()
+        .map(|(a, b)| (from + a, from + b))
+        .any(|(a, b)| {
+            if b <= start {
+                let between = &text[b..start];
+                between.contains(':') || between.contains('—') || !has_reading(between)
+            } else if a >= end {
+                !has_reading(&text[end..a])
+            } else {
+                true
+            }
+        })
 }
 
 /// The steps `wanted` keeps that are being asked or that the message names

@@ -346,9 +346,18 @@ impl<'a> Turn<'a> {
         self.apply_answers(p, &answers);
         // Only what this message observed may isolate: a walk that had
         // already reached a finding would have ended the questioning.
+        // The walk's finding is the repair's only where the message names
+        // that finding's part: "new breaker in, 13.5 at the posts" names the
+        // breaker, not the converter's supply the readings would point to,
+        // and a cause nobody named would go on the claim.
         let reached = (!answers.is_empty())
             .then(|| self.walk(p).finding)
-            .flatten();
+            .flatten()
+            .filter(|&f| {
+                p.findings[f]
+                    .component
+                    .is_some_and(|c| p.components[c].names.is_match(&text))
+            });
         match named.or(reached) {
             Some(f) => self.repair(p, f),
             None => {
