@@ -322,6 +322,24 @@ pub fn customer_account(clause: &str, has_reading: bool) -> bool {
     CUSTOMER_SAYS.is_match(clause) || (!has_reading && NEGATOR.is_match(clause))
 }
 
+/// A complaint message with no reading and no word of a check anywhere
+/// ("печка не греет, вентилятор дует холодным", "los gatos no suben, uno se
+/// quedó abajo") is the symptom as anyone would tell it: none of it is a
+/// check's result. Where the note has a reading or a check ("blower runs,
+/// 12.4v at the board"), it is the technician's, clause by clause.
+pub fn only_symptoms(text: &str) -> bool {
+    reading_numbers(text) == 0 && find_quantities(text).is_empty() && !CHECK_RESULT.is_match(text)
+}
+
+pattern!(
+    /// Words of a check made and its result ("panel fuse ok", "checked the
+    /// relay", "fusible quemado", "реле звонится"): a complaint clause with
+    /// none of them ("blower blowing cold", "burner light comes on") tells
+    /// the symptom as anyone would see it.
+    CHECK_RESULT,
+    r"\b(check(ed|s)?|ck'?d|test(ed|s)?|meter(ed|s)?|measur\w*|jump(ed)?|bypass(ed)?|found|verif\w*|confirm\w*|ohm(ed)?|prob(e|ed)|ok|okay|good|fine|bad|blown|popped|tripped|open|closed|continuity|clean|dirty|corroded|burnt|burned|reads?|reading|revis\w*|prob[eé]|med[ií]|verifiqu[eé]|encontr[eé]|bien|buen[oa]s?|mal[oa]?|quemad[oa]s?|fundid[oa]s?|botad[oa]|abiert[oa]s?|cerrad[oa]s?|continuidad|limpi[oa]s?|suci[oa]s?|sulfatad[oa]s?|marca|провер\w*|мерил\w*|замерил\w*|померил\w*|наш[её]л|норм\w*|в порядке|цел\w*|сгорел\w*|перегорел\w*|выбит\w*|обрыв\w*|звонит\w*|чист\w*|грязн\w*|окисл\w*|показыва\w*)\b"
+);
+
 pattern!(
     SETTLES,
     r"\b(so|but|actually|really|says|going with|comes? up to|rises? to|settles? (at|to)|pero|en realidad|o sea|entonces|sube a|на самом деле|то есть|значит|поднимается до|а реально)\b"

@@ -322,7 +322,9 @@ impl<'a> Turn<'a> {
             .into_iter()
             .filter(|a| a.quantity.is_some() || Some(&a.clause) != complaint_clause.as_ref())
             .partition(|a| {
-                states_complaint && extract::customer_account(&a.clause, a.quantity.is_some())
+                states_complaint
+                    && (extract::only_symptoms(&text)
+                        || extract::customer_account(&a.clause, a.quantity.is_some()))
             });
         if !reported.is_empty() {
             self.trace.push(format!(
