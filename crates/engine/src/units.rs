@@ -201,7 +201,12 @@ pub fn find_quantities(text: &str) -> Vec<Found> {
         let Ok(mut value) = c["num"].replace(',', ".").replace('−', "-").parse::<f64>() else {
             continue;
         };
-        if names_a_rating(&c["num"], value, &text[whole.end()..]) {
+        if names_a_rating(
+            &c["num"],
+            value,
+            &text[..whole.start()],
+            &text[whole.end()..],
+        ) {
             continue;
         }
         value *= scale;
@@ -222,14 +227,23 @@ static RATED_THING: LazyLock<Regex> = LazyLock::new(|| {
         .expect("compiles")
 });
 
-/// "12v input", "30a breaker", "120v outlet": a system's nominal value
-/// naming a thing, not a reading of it.
-fn names_a_rating(number: &str, value: f64, after: &str) -> bool {
+/// "La entrada de 12 V", "el fusible de 15 A": the thing a Spanish nominal
+/// value names comes before it.
+static RATED_THING_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(entrada|circuito|lado|l[ií]nea|sistema|toma|contacto|fusible|breaker|cable|alimentaci[oó]n|bater[ií]a|foco|motor|bomba)\s+de\s*$")
+        .expect("compiles")
+});
+
+/// "12v input", "30a breaker", "120v outlet", "la entrada de 12 V": a
+/// system's nominal value naming a thing, not a reading of it.
+fn names_a_rating(number: &str, value: f64, before: &str, after: &str) -> bool {
     const NOMINAL: [f64; 16] = [
         6.0, 12.0, 24.0, 48.0, 110.0, 115.0, 120.0, 125.0, 208.0, 220.0, 230.0, 240.0, 15.0, 20.0,
         30.0, 50.0,
     ];
-    !number.contains(['.', ',']) && NOMINAL.contains(&value) && RATED_THING.is_match(after)
+    !number.contains(['.', ','])
+        && NOMINAL.contains(&value)
+        && (RATED_THING.is_match(after) || RATED_THING_BEFORE.is_match(before))
 }
 
 fn normalize_unit_text(u: &str) -> String {
@@ -288,7 +302,34 @@ pub fn reading_numbers(text: &str) -> usize {
     NUMBER
         .captures_iter(text)
         .filter(|c| c.name("before").is_none() && c.name("after").is_none())
+        .filter(|c| !names_a_thing(text, c))
         .count()
+}
+
+/// "La entrada de 12 V", "the 30 A breaker": a number with its unit that
+/// names a thing by its nominal value.
+fn names_a_thing(text: &str, c: &regex::Captures<'_>) -> bool {
+    static UNIT_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)^\s*(v|vac|vdc|volts?|voltios|a|amps?|в|вольт\w*|а|ампер\w*)\b")
+            .expect("compiles")
+    });
+    let Some(num) = c.name("num") else {
+        return false;
+    };
+    let Some(unit) = UNIT_AFTER.find(&text[num.end()..]) else {
+        return false;
+    };
+    num.as_str()
+        .replace(',', ".")
+        .parse::<f64>()
+        .is_ok_and(|v| {
+            names_a_rating(
+                num.as_str(),
+                v,
+                &text[..num.start()],
+                &text[num.end() + unit.end()..],
+            )
+        })
 }
 
 pub fn lone_number(text: &str) -> Option<f64> {
@@ -303,6 +344,9 @@ pub fn lone_number(text: &str) -> Option<f64> {
         }
         // "75 degrees" on a voltage step, "30 amp pedestal": a number
         // with a unit is a quantity (or a rating), never a bare reading.
+        if names_a_thing(text, &c) {
+            continue;
+        }
         if c.name("before").is_some() || c.name("after").is_some() || c.name("unit").is_some() {
             return None;
         }
@@ -371,6 +415,14 @@ mod tests {
         assert_eq!(q("12.8 at the board 12v input"), vec![]);
         assert_eq!(q("main 30a breaker has 121v"), vec![(121.0, Unit::Volt)]);
         assert_eq!(q("12 v at the input"), vec![(12.0, Unit::Volt)]);
+        assert_eq!(q("13,2 en la entrada de 12 V"), vec![]);
+        // ...and leaves the one bare number as the reading.
+        assert_eq!(lone_number("12.8 at the board 12v input"), Some(12.8));
+        assert_eq!(
+            lone_number("13,2 en la entrada de 12 V de la placa"),
+            Some(13.2)
+        );
+        assert_eq!(reading_numbers("got 9.8 on the 12v in at the board"), 1);
         assert_eq!(q("split is 11 deg"), vec![(11.0, Unit::Degrees)]);
         assert_eq!(q("разница 20 градусов"), vec![(20.0, Unit::Degrees)]);
         assert_eq!(
