@@ -906,6 +906,15 @@ pub fn step_answers(
     // "1500 rpm, max, recirc: low side 58 psi" is a running pressure, not
     // the static one the gauges' words name: a reading said under a
     // condition other than the step's own answers some other check.
+    // "Solenoid contacts burnt, dropping almost 2v across it": a voltage
+    // lost across a part is not the voltage a measurement step asks for.
+    out.retain(|a| {
+        let step = &proc.steps[a.step];
+        !(a.quantity.is_some()
+            && step.kind == StepKind::Measurement
+            && step.reading != Some(ReadingMode::Difference)
+            && LOST_ACROSS.is_match(&a.clause))
+    });
     out.retain(|a| {
         let not_when = &proc.steps[a.step].not_when;
         not_when.is_empty()
@@ -965,6 +974,13 @@ fn asked_or_named<'p>(
         .enumerate()
         .filter(move |(i, s)| wanted(s) && (Some(*i) == active || s.subject.is_match(text)))
 }
+
+pattern!(
+    /// A voltage lost across a part: "dropping almost 2v across it", "pierde
+    /// 2 V en el relé", "теряет 2 вольта на реле".
+    LOST_ACROSS,
+    r"\b(dropping|drops|dropped|losing|loses|lost|pierde|perd[ií]a|теряет|теряется|проседает на)\s+(almost |about |like |around |over |nearly |casi |unos |como |почти |около |где-то )?[-+]?\d"
+);
 
 pattern!(
     /// "Rear zone pump connector 13.1 for comparison": a reading taken
