@@ -72,6 +72,7 @@ fn corpus(start: usize, docs: usize, rng: &mut fastrand::Rng, vocab: &[String]) 
                 body,
                 origin: "bench".into(),
                 version_line: 0,
+                original: None,
             }
         })
         .collect()

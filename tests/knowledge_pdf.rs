@@ -219,6 +219,21 @@ fn a_pdf_manual_is_imported_page_by_page_and_cited_with_its_page() {
     let text = cli_ok(data.path(), &["ask", "how do I clean the burner orifice"]);
     assert!(text.contains(", p. 3, shop document)"), "{text}");
 
+    // The manual itself comes back from the store, byte for byte.
+    let copy = docs.path().join("copy.pdf");
+    cli_ok(
+        data.path(),
+        &[
+            "knowledge",
+            "file",
+            "pdf-norcold-n8-manual",
+            "1",
+            "--out",
+            copy.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(std::fs::read(&copy).unwrap(), manual());
+
     // The same file again changes nothing.
     let (ok, again) = ingest(data.path(), &pdf);
     assert!(ok, "{again}");
@@ -309,5 +324,32 @@ async fn a_pdf_sent_over_the_api_is_imported_and_a_scan_refused() {
     .await
     .unwrap();
     assert_eq!(hits["results"][0]["page"], 3, "{hits}");
+
+    // The cited PDF itself comes back, byte for byte, for the app to open
+    // at the cited page; a text document has no file, and says so.
+    let file = servicedesk::api::dispatch(
+        &desk,
+        "knowledge_source_file",
+        serde_json::json!({ "source_id": "pdf-n8", "version": 1 }),
+    )
+    .await
+    .unwrap();
+    assert_eq!(file["media_type"], "application/pdf");
+    assert_eq!(file["title"], "Norcold N8 refrigerator service manual");
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(file["data_base64"].as_str().unwrap())
+        .unwrap();
+    assert_eq!(bytes, manual());
+    for (source, version) in [("policy-labor-diagnostic-fees", 1), ("pdf-n8", 2)] {
+        let e = servicedesk::api::dispatch(
+            &desk,
+            "knowledge_source_file",
+            serde_json::json!({ "source_id": source, "version": version }),
+        )
+        .await
+        .unwrap_err();
+        assert_eq!(e.code, "not_found", "{source} v{version}: {e:?}");
+        assert!(e.message.contains(source), "{e:?}");
+    }
     desk.close().await;
 }

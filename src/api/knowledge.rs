@@ -45,6 +45,14 @@ pub struct IngestFile {
     pub content_base64: Option<String>,
 }
 
+/// Which imported file to show: a citation's source and version.
+#[derive(Debug, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct SourceFileRequest {
+    pub source_id: String,
+    pub version: u32,
+}
+
 #[derive(Debug, Deserialize, Default, TS)]
 #[ts(optional_fields = nullable)]
 #[serde(deny_unknown_fields)]
@@ -98,6 +106,26 @@ pub async fn knowledge_sources(desk: &Desk) -> Result<Sources, AppError> {
     Ok(Sources {
         sources: desk.knowledge_sources().await.map_err(storage)?,
     })
+}
+
+/// The file a cited source was imported from (a PDF the app opens at the
+/// cited page). A text document has none: its chunks are the document.
+pub async fn knowledge_source_file(
+    desk: &Desk,
+    req: SourceFileRequest,
+) -> Result<index::SourceFile, AppError> {
+    desk.knowledge_source_file(&req.source_id, req.version)
+        .await
+        .map_err(storage)?
+        .ok_or_else(|| {
+            AppError::new(
+                "not_found",
+                format!(
+                    "{} version {}: no imported file (only PDFs are kept as files)",
+                    req.source_id, req.version
+                ),
+            )
+        })
 }
 
 /// Imports what parses; the report lists every file that did not, with its

@@ -755,6 +755,8 @@ commands! { desk, req;
     knowledge_search: crate::knowledge::SearchQuery => knowledge::SearchResults =
         knowledge::knowledge_search(desk, req);
     knowledge_sources: Empty => knowledge::Sources = knowledge::knowledge_sources(desk);
+    knowledge_source_file: knowledge::SourceFileRequest => crate::knowledge::index::SourceFile =
+        knowledge::knowledge_source_file(desk, req);
     knowledge_ingest: knowledge::IngestRequest => crate::knowledge::IngestReport =
         knowledge::knowledge_ingest(desk, req);
     knowledge_ask: knowledge::AskRequest => crate::knowledge::Answer = knowledge::knowledge_ask(desk, req);

@@ -52,6 +52,7 @@ pub fn explain(rule: &RuleInfo, version: &VersionInfo) -> Document {
         body: clean(&body(rule, version, tz)),
         origin: "billing".into(),
         version_line: 0,
+        original: None,
     }
 }
 

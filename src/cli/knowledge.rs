@@ -1,5 +1,5 @@
-//! `servicedesk knowledge ingest|list|search` and `servicedesk ask`: the
-//! local knowledge store and a one-shot cited answer from it.
+//! `servicedesk knowledge ingest|list|search|file` and `servicedesk ask`:
+//! the local knowledge store and a one-shot cited answer from it.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -49,6 +49,13 @@ pub(super) enum KnowledgeCmd {
         top_k: usize,
         #[arg(long)]
         json: bool,
+    },
+    /// Write the file a source version was imported from (a PDF manual) to OUT
+    File {
+        source_id: String,
+        version: u32,
+        #[arg(long)]
+        out: PathBuf,
     },
 }
 
@@ -160,6 +167,28 @@ pub(super) async fn run(desk: &Desk, cmd: KnowledgeCmd) -> Result<ExitCode, AppE
                     );
                 }
             }
+        }
+        KnowledgeCmd::File {
+            source_id,
+            version,
+            out,
+        } => {
+            use base64::Engine as _;
+            let file =
+                k::knowledge_source_file(desk, k::SourceFileRequest { source_id, version }).await?;
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(&file.data_base64)
+                .map_err(|e| AppError::new("storage", format!("the stored file: {e}")))?;
+            std::fs::write(&out, &bytes).map_err(|e| {
+                AppError::new("invalid_input", format!("--out {}: {e}", out.display()))
+            })?;
+            println!(
+                "wrote {} ({}, {} bytes) to {}",
+                file.title,
+                file.media_type,
+                bytes.len(),
+                out.display()
+            );
         }
     }
     Ok(ExitCode::SUCCESS)

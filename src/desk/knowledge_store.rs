@@ -23,6 +23,15 @@ impl Desk {
         index::list(self.store().pool()).await
     }
 
+    /// The file a source version was imported from (a PDF), if kept.
+    pub async fn knowledge_source_file(
+        &self,
+        source_id: &str,
+        version: u32,
+    ) -> index::Result<Option<index::SourceFile>> {
+        index::source_file(self.store().pool(), source_id, version).await
+    }
+
     /// Stores the parsed documents and reports them with the files that did
     /// not parse (`parse_errors`).
     pub async fn knowledge_ingest(

@@ -49,6 +49,7 @@ fn note(p: &Procedure, c: &Component) -> Document {
         body: super::document::clean(&body),
         origin: format!("procedures/{}", p.file),
         version_line: 0,
+        original: None,
     }
 }
 

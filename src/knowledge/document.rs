@@ -49,6 +49,22 @@ pub struct Document {
     /// The line of the `version` field (of the record, for JSONL), for errors
     /// the store finds later.
     pub version_line: usize,
+    /// The file itself where the app can show it (a PDF, opened at a cited
+    /// page); `None` for text documents, whose body is the document.
+    pub original: Option<OriginalFile>,
+}
+
+/// The bytes of the file a document came from, with its media type.
+#[derive(Clone, PartialEq)]
+pub struct OriginalFile {
+    pub media_type: &'static str,
+    pub bytes: std::sync::Arc<[u8]>,
+}
+
+impl std::fmt::Debug for OriginalFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({} bytes)", self.media_type, self.bytes.len())
+    }
 }
 
 /// A document that could not be imported, and exactly why.
@@ -504,6 +520,7 @@ fn from_fields(
             .get("version")
             .map(|f| f.line)
             .unwrap_or(missing_line),
+        original: None,
     })
 }
 

@@ -183,6 +183,84 @@ fn content_hash(d: &Document) -> String {
 /// Imports documents in one transaction, as the shop's own. Documents that
 /// clash with what is stored (same version, other content) are reported in
 /// `skipped` with the parse errors the caller passes in; the rest import.
+/// Keeps the file a document came from with its source row (once: an
+/// unchanged re-import of a file stored before keeps the first copy).
+async fn keep_original(tx: &mut sqlx::SqliteConnection, row: i64, doc: &Document) -> Result<()> {
+    if let Some(file) = &doc.original {
+        sqlx::query(
+            "INSERT OR IGNORE INTO knowledge_files (source_row, media_type, bytes) VALUES (?, ?, ?)",
+        )
+        .bind(row)
+        .bind(file.media_type)
+        .bind(&file.bytes[..])
+        .execute(&mut *tx)
+        .await?;
+    }
+    Ok(())
+}
+
+/// [`keep_original`] for a version already stored (a PDF imported before
+/// its file was kept gets it on the next import of the same file).
+async fn keep_original_of(
+    tx: &mut sqlx::SqliteConnection,
+    doc: &Document,
+    version: u32,
+) -> Result<()> {
+    if doc.original.is_none() {
+        return Ok(());
+    }
+    let row: Option<i64> =
+        sqlx::query_scalar("SELECT id FROM knowledge_sources WHERE source_id = ? AND version = ?")
+            .bind(&doc.source_id)
+            .bind(version)
+            .fetch_optional(&mut *tx)
+            .await?;
+    match row {
+        Some(row) => keep_original(tx, row, doc).await,
+        None => Ok(()),
+    }
+}
+
+/// The file a source version was imported from, as the app shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct SourceFile {
+    pub source_id: String,
+    pub version: u32,
+    pub title: String,
+    pub media_type: String,
+    /// The file, base64 (standard alphabet, padded).
+    pub data_base64: String,
+}
+
+/// The file `source_id` version `version` was imported from; `None` when
+/// the version does not exist or was a text document.
+pub async fn source_file(
+    pool: &SqlitePool,
+    source_id: &str,
+    version: u32,
+) -> Result<Option<SourceFile>> {
+    use base64::Engine as _;
+    let row = sqlx::query(
+        "SELECT s.title, f.media_type, f.bytes FROM knowledge_sources s
+         JOIN knowledge_files f ON f.source_row = s.id
+         WHERE s.source_id = ? AND s.version = ?",
+    )
+    .bind(source_id)
+    .bind(version)
+    .fetch_optional(pool)
+    .await?;
+    Ok(row.map(|r| {
+        let bytes: Vec<u8> = r.get("bytes");
+        SourceFile {
+            source_id: source_id.to_string(),
+            version,
+            title: r.get("title"),
+            media_type: r.get("media_type"),
+            data_base64: base64::engine::general_purpose::STANDARD.encode(bytes),
+        }
+    }))
+}
+
 pub async fn ingest(
     pool: &SqlitePool,
     docs: Vec<Document>,
@@ -256,6 +334,7 @@ async fn ingest_in_as(
                 match prior {
                     Some(h) if h == hash => {
                         mark_source(&mut *tx, &doc.source_id, v, source).await?;
+                        keep_original_of(&mut *tx, &doc, v).await?;
                         report.unchanged.push(IngestedSource {
                             source_id: doc.source_id.clone(),
                             version: v,
@@ -286,6 +365,7 @@ async fn ingest_in_as(
             None => match &latest {
                 Some((v, h)) if *h == hash => {
                     mark_source(&mut *tx, &doc.source_id, *v, source).await?;
+                    keep_original_of(&mut *tx, &doc, *v).await?;
                     report.unchanged.push(IngestedSource {
                         source_id: doc.source_id.clone(),
                         version: *v,
@@ -333,6 +413,7 @@ async fn ingest_in_as(
         .bind(source.as_str())
         .fetch_one(&mut *tx)
         .await?;
+        keep_original(&mut *tx, row, &doc).await?;
         let chunks = paged_chunks(&doc);
         // The clarifying questions (with their translations) are part of
         // what a document is about: a Russian question finds an English

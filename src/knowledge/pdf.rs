@@ -213,6 +213,10 @@ pub fn load_pdf(file: &str, bytes: &[u8]) -> Result<Document, DocError> {
         body: body.trim_end().to_string(),
         origin: file.to_string(),
         version_line: 0,
+        original: Some(super::document::OriginalFile {
+            media_type: "application/pdf",
+            bytes: bytes.into(),
+        }),
     })
 }
 

@@ -186,6 +186,7 @@ export const api = {
 
   /** Every stored source version (active, superseded and out of their validity window). */
   knowledgeSources: () => call('knowledge_sources', {}),
+  knowledgeSourceFile: (input: CommandRequest<'knowledge_source_file'>) => call('knowledge_source_file', input),
 
   /** Imports what parses; the report names every file that did not (line, field). */
   knowledgeIngest: (files: IngestFile[]) => call('knowledge_ingest', { files }),

@@ -336,6 +336,42 @@ describe('search', () => {
 });
 
 describe('ask', () => {
+  it('opens a cited PDF at the cited page in a dialog, and says what went wrong when the file is not there', async () => {
+    const created: Blob[] = [];
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: (b: Blob) => (created.push(b), 'blob:pdf-1'), revokeObjectURL: () => {} }));
+    const citation = { source_id: 'atwood-manual', version: 2, chunk_id: 'atwood-manual@v2#7', title: 'Atwood 8500 manual', snippet: 'Sail switch', source: 'shop' as const, page: 12 };
+    let missing = false;
+    const { root, backend } = await openKnowledge({
+      knowledge_ask: () => ({ conclusion: 'See the manual.', key_points: [{ text: 'Sail switch.', citation: 0 }], citations: [citation], clarifying_questions: [], requires_handoff: false }),
+      knowledge_source_file: () => {
+        if (missing) throw appError('not_found', 'atwood-manual version 2: no imported file');
+        return { source_id: 'atwood-manual', version: 2, title: 'Atwood 8500 manual', media_type: 'application/pdf', data_base64: btoa('%PDF-1.4 x') };
+      },
+    });
+    typeInto(byTestId(root, 'ask-input')!, 'sail switch?');
+    click(byTestId(root, 'ask-button'));
+    const answer = await waitFor(() => byTestId(root, 'ask-answer'));
+    const open = byTestId(answer, 'citation-open')!;
+    expect(open.textContent).toBe('Open at p. 12');
+    click(open);
+    const dialog = await waitFor(() => byTestId(document.body, 'source-file-dialog'));
+    expect(backend.callsOf('knowledge_source_file')).toEqual([{ source_id: 'atwood-manual', version: 2 }]);
+    expect(dialog.textContent).toContain('Atwood 8500 manual, p. 12');
+    expect(byTestId(dialog, 'source-file-frame')!.getAttribute('src')).toBe('blob:pdf-1#page=12');
+    expect(created[0].type).toBe('application/pdf');
+    expect(created[0].size).toBe('%PDF-1.4 x'.length);
+    act(() => {
+      window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
+    });
+    expect(byTestId(document.body, 'source-file-dialog')).toBeNull();
+    missing = true;
+    click(byTestId(answer, 'citation-open')!);
+    const error = await waitFor(() => byTestId(root, 'ask-error'));
+    expect(error.textContent).not.toBe('');
+    expect(byTestId(document.body, 'source-file-dialog')).toBeNull();
+    vi.unstubAllGlobals();
+  });
+
   it('shows the conclusion, key points with [n] markers, the citations, and the questions the document asks first', async () => {
     const { root, backend } = await openKnowledge({
       knowledge_ask: () => ({

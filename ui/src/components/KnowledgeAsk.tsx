@@ -2,10 +2,10 @@
 // key points with [n] markers, the citations), and the questions a document
 // asks first (the chat asks those one by one).
 
-import { useId, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useState, type KeyboardEvent } from 'react';
 import { api, type KnowledgeAnswer } from '../api';
 import { toApiError, type ApiError } from '../transport';
-import { ErrorMessage } from './common';
+import { ErrorMessage, Modal } from './common';
 import { Highlighted } from './KnowledgeSearch';
 import { t } from '../i18n';
 
@@ -15,6 +15,24 @@ export function KnowledgeAsk() {
   const [error, setError] = useState<ApiError | null>(null);
   const [asking, setAsking] = useState(false);
   const id = useId();
+  const [shown, setShown] = useState<{ title: string; page: number; url: string } | null>(null);
+
+  // The PDF lives in a blob URL for as long as it is shown; the viewer opens
+  // it at the cited page (`#page=N`, which PDF viewers in browsers and web
+  // views read).
+  useEffect(() => () => void (shown && URL.revokeObjectURL(shown.url)), [shown]);
+
+  async function openFile(sourceId: string, version: number, page: number) {
+    setError(null);
+    try {
+      const file = await api.knowledgeSourceFile({ source_id: sourceId, version });
+      const bytes = Uint8Array.from(atob(file.data_base64), (ch) => ch.charCodeAt(0));
+      const url = URL.createObjectURL(new Blob([bytes], { type: file.media_type }));
+      setShown({ title: file.title, page, url });
+    } catch (e) {
+      setError(toApiError(e));
+    }
+  }
 
   async function ask() {
     const q = question.trim();
@@ -76,13 +94,37 @@ export function KnowledgeAsk() {
         <ErrorMessage error={error} testId="ask-error" />
       </div>
       <div aria-live="polite" aria-busy={asking}>
-        {asked && <AnswerView answer={asked.answer} question={asked.question} />}
+        {asked && <AnswerView answer={asked.answer} question={asked.question} onOpen={openFile} />}
       </div>
+      {shown && (
+        <Modal
+          title={t('knowledge.fileTitle', { title: shown.title, page: shown.page })}
+          onClose={() => setShown(null)}
+          closeLabel={t('common.close')}
+          testId="source-file-dialog"
+          wide
+        >
+          <iframe
+            className="source-file"
+            title={t('knowledge.fileTitle', { title: shown.title, page: shown.page })}
+            src={`${shown.url}#page=${shown.page}`}
+            data-testid="source-file-frame"
+          />
+        </Modal>
+      )}
     </section>
   );
 }
 
-function AnswerView({ answer, question }: { answer: KnowledgeAnswer; question: string }) {
+function AnswerView({
+  answer,
+  question,
+  onOpen,
+}: {
+  answer: KnowledgeAnswer;
+  question: string;
+  onOpen: (sourceId: string, version: number, page: number) => Promise<void>;
+}) {
   const { conclusion, key_points, citations } = answer;
   const questions = answer.clarifying_questions ?? [];
   const cite = (i: number) => (i >= 0 && i < citations.length ? i + 1 : null);
@@ -168,10 +210,20 @@ function AnswerView({ answer, question }: { answer: KnowledgeAnswer; question: s
                 </span>{' '}
                 <strong>{c.title}</strong> <code className="muted small">{c.chunk_id}</code>
                 {c.page != null && (
-                  <span className="muted small" data-testid="citation-page">
-                    {' '}
-                    · {t('knowledge.page', { page: c.page })}
-                  </span>
+                  <>
+                    <span className="muted small" data-testid="citation-page">
+                      {' '}
+                      · {t('knowledge.page', { page: c.page })}
+                    </span>{' '}
+                    <button
+                      type="button"
+                      className="btn link"
+                      data-testid="citation-open"
+                      onClick={() => void onOpen(c.source_id, c.version, c.page ?? 1)}
+                    >
+                      {t('knowledge.openAtPage', { page: c.page })}
+                    </button>
+                  </>
                 )}{' '}
                 <span className={`badge source-${c.source}`} data-testid="citation-source">
                   {t(c.source === 'shop' ? 'knowledge.source.shop' : 'knowledge.source.default')}

@@ -1,7 +1,7 @@
 // Generated from the Rust types by `servicedesk::api::bindings`. Do not edit:
 // run `UPDATE_BINDINGS=1 cargo test --test tests bindings` instead.
 
-import type { Answer, AppInfo, ArrearsReport, ArrearsRequest, Artifact, ArtifactAddRequest, ArtifactContent, ArtifactContentRequest, ArtifactList, ArtifactUploadRequest, ArtifactVerifyRequest, AskRequest, ChatTranscript, ChatTurnRequest, DemoReport, Empty, ExportJob, ExportJobRef, ImportReport, ImportRequest, IngestReport, IngestRequest, ItemInfo, OrderList, OrdersRequest, PortalSettings, PortalSettingsRequest, RepairOrder, ReportExport, ReportExportRequest, ReportFinalizeRequest, ReportFinalized, ReportList, ReportsExportRequest, RoLineAuthorizeRequest, RoLineDeleteRequest, RoLineSaveRequest, RoSettings, RoSettingsPatch, RuleList, SearchQuery, SearchResults, Session, SessionContext, SessionDeleteRequest, SessionDeleted, SessionDetail, SessionExport, SessionList, SessionListRequest, SessionNewRequest, SessionRef, SessionUpdateRequest, SimulateRequest, SimulateResponse, Sources, SyncRetryRequest, SyncStatus, Verification, VerifyReport, VerifyRequest } from './models';
+import type { Answer, AppInfo, ArrearsReport, ArrearsRequest, Artifact, ArtifactAddRequest, ArtifactContent, ArtifactContentRequest, ArtifactList, ArtifactUploadRequest, ArtifactVerifyRequest, AskRequest, ChatTranscript, ChatTurnRequest, DemoReport, Empty, ExportJob, ExportJobRef, ImportReport, ImportRequest, IngestReport, IngestRequest, ItemInfo, OrderList, OrdersRequest, PortalSettings, PortalSettingsRequest, RepairOrder, ReportExport, ReportExportRequest, ReportFinalizeRequest, ReportFinalized, ReportList, ReportsExportRequest, RoLineAuthorizeRequest, RoLineDeleteRequest, RoLineSaveRequest, RoSettings, RoSettingsPatch, RuleList, SearchQuery, SearchResults, Session, SessionContext, SessionDeleteRequest, SessionDeleted, SessionDetail, SessionExport, SessionList, SessionListRequest, SessionNewRequest, SessionRef, SessionUpdateRequest, SimulateRequest, SimulateResponse, SourceFile, SourceFileRequest, Sources, SyncRetryRequest, SyncStatus, Verification, VerifyReport, VerifyRequest } from './models';
 
 /** Every command `dispatch` serves, with its request and response. */
 export interface Commands {
@@ -26,6 +26,7 @@ export interface Commands {
   session_context: { request: SessionRef; response: SessionContext };
   knowledge_search: { request: SearchQuery; response: SearchResults };
   knowledge_sources: { request: Empty; response: Sources };
+  knowledge_source_file: { request: SourceFileRequest; response: SourceFile };
   knowledge_ingest: { request: IngestRequest; response: IngestReport };
   knowledge_ask: { request: AskRequest; response: Answer };
   billing_simulate: { request: SimulateRequest; response: SimulateResponse };
@@ -71,6 +72,7 @@ export const COMMANDS: Command[] = [
   'session_context',
   'knowledge_search',
   'knowledge_sources',
+  'knowledge_source_file',
   'knowledge_ingest',
   'knowledge_ask',
   'billing_simulate',

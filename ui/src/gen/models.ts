@@ -1028,6 +1028,20 @@ record: number, key?: string | null, field?: string | null, message: string, };
 export type Source = "shop" | "default";
 
 /**
+ * The file a source version was imported from, as the app shows it.
+ */
+export type SourceFile = { source_id: string, version: number, title: string, media_type: string, 
+/**
+ * The file, base64 (standard alphabet, padded).
+ */
+data_base64: string, };
+
+/**
+ * Which imported file to show: a citation's source and version.
+ */
+export type SourceFileRequest = { source_id: string, version: number, };
+
+/**
  * A stored source version, for `knowledge list`.
  */
 export type SourceInfo = { source_id: string, version: number, doc_type: string, source_type: string, title: string, language: string, city_code: string | null, lot_codes: Array<string>, effective_from: string | null, effective_to: string | null, superseded_at: string | null, 

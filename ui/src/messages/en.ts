@@ -444,6 +444,8 @@ export const en = {
   'knowledge.nothingFound': 'Nothing found for “{query}”.',
   'knowledge.resultsFor': '{n} result for “{query}”, best first|{n} results for “{query}”, best first',
   'knowledge.page': 'p. {page}',
+  'knowledge.openAtPage': 'Open at p. {page}',
+  'knowledge.fileTitle': '{title}, p. {page}',
   'knowledge.source.shop': 'shop document',
   'knowledge.source.default': 'default document',
   'knowledge.didYouMean': 'Did you mean:',

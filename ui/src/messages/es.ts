@@ -442,6 +442,8 @@ export const es: Messages = {
   'knowledge.nothingFound': 'Nada encontrado para «{query}».',
   'knowledge.resultsFor': '{n} resultado para «{query}», el mejor primero|{n} resultados para «{query}», los mejores primero',
   'knowledge.page': 'pág. {page}',
+  'knowledge.openAtPage': 'Abrir en la pág. {page}',
+  'knowledge.fileTitle': '{title}, pág. {page}',
   'knowledge.source.shop': 'documento del taller',
   'knowledge.source.default': 'documento predeterminado',
   'knowledge.didYouMean': '¿Quiso decir:',

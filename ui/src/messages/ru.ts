@@ -442,6 +442,8 @@ export const ru: Messages = {
   'knowledge.nothingFound': 'По запросу «{query}» ничего не найдено.',
   'knowledge.resultsFor': '{n} результат по запросу «{query}», лучшие сверху|{n} результата по запросу «{query}», лучшие сверху|{n} результатов по запросу «{query}», лучшие сверху',
   'knowledge.page': 'с. {page}',
+  'knowledge.openAtPage': 'Открыть на с. {page}',
+  'knowledge.fileTitle': '{title}, с. {page}',
   'knowledge.source.shop': 'документ мастерской',
   'knowledge.source.default': 'стандартный документ',
   'knowledge.didYouMean': 'Возможно, вы имели в виду:',
