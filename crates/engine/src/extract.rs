@@ -915,6 +915,14 @@ pub fn step_answers(
             && step.reading != Some(ReadingMode::Difference)
             && LOST_ACROSS.is_match(&a.clause))
     });
+    // "I put that element in myself in March, it read 44 ohms then": a
+    // reading from an earlier visit is not this one's check.
+    out.retain(|a| {
+        !text.find(a.clause.as_str()).is_some_and(|at| {
+            let (from, to) = sentence_bounds(text, at, at + a.clause.len());
+            EARLIER_WORK.is_match(&text[from..to])
+        })
+    });
     out.retain(|a| {
         let not_when = &proc.steps[a.step].not_when;
         not_when.is_empty()
@@ -930,20 +938,7 @@ pub fn step_answers(
 /// them ("104.8 under load, 118 no load" gives each number its own), or
 /// as the sentence's heading ("1500 rpm, max: low 58, high 180").
 fn under_condition(text: &str, start: usize, end: usize, conditions: &Patterns) -> bool {
-    let bytes = text.as_bytes();
-    let ends_at = |i: usize| match bytes[i] {
-        b'!' | b'?' | b'\n' | b';' => true,
-        b'.' => {
-            !(i > 0
-                && bytes[i - 1].is_ascii_digit()
-                && bytes.get(i + 1).is_some_and(u8::is_ascii_digit))
-        }
-        _ => false,
-    };
-    let from = (0..start).rev().find(|&i| ends_at(i)).map_or(0, |i| i + 1);
-    let to = (end..text.len())
-        .find(|&i| ends_at(i))
-        .unwrap_or(text.len());
+    let (from, to) = sentence_bounds(text, start, end);
     let has_reading = |s: &str| s.bytes().any(|b| b.is_ascii_digit());
     conditions
         .spans(&text[from..to])
@@ -959,6 +954,26 @@ fn under_condition(text: &str, start: usize, end: usize, conditions: &Patterns) 
                 true
             }
         })
+}
+
+/// The sentence around `start..end`: up to a full stop, question or
+/// exclamation mark, semicolon or line break, a decimal point not counted.
+fn sentence_bounds(text: &str, start: usize, end: usize) -> (usize, usize) {
+    let bytes = text.as_bytes();
+    let ends_at = |i: usize| match bytes[i] {
+        b'!' | b'?' | b'\n' | b';' => true,
+        b'.' => {
+            !(i > 0
+                && bytes[i - 1].is_ascii_digit()
+                && bytes.get(i + 1).is_some_and(u8::is_ascii_digit))
+        }
+        _ => false,
+    };
+    let from = (0..start).rev().find(|&i| ends_at(i)).map_or(0, |i| i + 1);
+    let to = (end..text.len())
+        .find(|&i| ends_at(i))
+        .unwrap_or(text.len());
+    (from, to)
 }
 
 /// The steps `wanted` keeps that are being asked or that the message names
@@ -1392,7 +1407,7 @@ pattern!(
     /// cooling unit in April", "the customer put a new motor in last
     /// month", "el dueño le cambió el switch", "меняли в прошлом году".
     EARLIER_WORK,
-    r"\b((in|last|this past) (jan|feb|march|april|may|june|july|aug|sept?|oct|nov|dec)\w*|last (week|month|year|season|spring|summer|fall|winter|trip|time)|(a|one|two|three|few|couple|\d+) (days?|weeks?|months?|years?) (ago|back)|(customer|cust|owner|client|dealer|previous (shop|owner|tech)|last shop|other (shop|tech)|they) (had |already )?(replaced|changed|installed|swapped|put|did|fixed)|hace (un|una|dos|tres|unos|unas|\d+) (d[ií]as?|semanas?|mes(es)?|años?)|(el|la) (mes|año|semana) pasad[oa]|en (enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre)|(el cliente|el due[nñ]o|la due[nñ]a|el dealer|la agencia|otro taller) (le |lo |la )?(cambi[oó]|puso|instal[oó]|arregl[oó])|(в|на) прошлой неделе|в прошлом (месяце|году|сезоне)|(неделю|месяц|год|два года|пару лет) назад|в (январе|феврале|марте|апреле|мае|июне|июле|августе|сентябре|октябре|ноябре|декабре)|(клиент|хозяин|владелец|дилер|прошлый сервис) (сам )?(менял|поменял|ставил|поставил|заменил|чинил))\b"
+    r"\b((in|last|this past) (jan|feb|march|april|may|june|july|aug|sept?|oct|nov|dec)\w*|last (mon|tues|wednes|thurs|fri|satur|sun)day|(el|este) (lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo) pasado|в прошл\w+ (понедельник|вторник|среду|четверг|пятницу|субботу|воскресенье)|last (week|month|year|season|spring|summer|fall|winter|trip|time)|(a|one|two|three|few|couple|\d+) (days?|weeks?|months?|years?) (ago|back)|(customer|cust|owner|client|dealer|previous (shop|owner|tech)|last shop|other (shop|tech)|they) (had |already )?(replaced|changed|installed|swapped|put|did|fixed)|hace (un|una|dos|tres|unos|unas|\d+) (d[ií]as?|semanas?|mes(es)?|años?)|(el|la) (mes|año|semana) pasad[oa]|en (enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre)|(el cliente|el due[nñ]o|la due[nñ]a|el dealer|la agencia|otro taller) (le |lo |la )?(cambi[oó]|puso|instal[oó]|arregl[oó])|(в|на) прошлой неделе|в прошлом (месяце|году|сезоне)|(неделю|месяц|год|два года|пару лет) назад|в (январе|феврале|марте|апреле|мае|июне|июле|августе|сентябре|октябре|ноябре|декабре)|(клиент|хозяин|владелец|дилер|прошлый сервис) (сам )?(менял|поменял|ставил|поставил|заменил|чинил))\b"
 );
 
 /// The clause tells of work done before this visit or by someone else.
