@@ -183,6 +183,11 @@ complaint: string,
 cause: string | null, closed: boolean, };
 
 /**
+ * How an export's `content` carries its bytes.
+ */
+export type ContentEncoding = "utf8" | "base64";
+
+/**
  * Where a portal item stands: the outbox row's status, or `not_queued`
  * when nothing was queued for it.
  */
@@ -527,11 +532,11 @@ export type ReplyKind = "question" | "answer" | "clarification" | "fallback" | "
  */
 export type ReportEdits = { en: SectionEdits, translation: SectionEdits, };
 
-export type ReportExport = { revision: number, file_name: string, format: string, mime: string, 
+export type ReportExport = { revision: number, file_name: string, format: ReportFormat, mime: string, 
 /**
  * utf8 for Markdown and JSON, base64 for PDF.
  */
-encoding: string, content: string, };
+encoding: ContentEncoding, content: string, };
 
 export type ReportExportRequest = { session_id: string, 
 /**
@@ -539,9 +544,10 @@ export type ReportExportRequest = { session_id: string,
  */
 revision?: number | null, 
 /**
- * markdown (default) | json | pdf
+ * Markdown when absent. Read leniently (`md`, any case, blanks around),
+ * so it stays text here and an unknown one is named in the error.
  */
-format?: string | null, };
+format?: ReportFormat | null, };
 
 export type ReportFinalizeRequest = { session_id: string, 
 /**
@@ -555,6 +561,11 @@ translation?: TranslationEdits, };
 
 export type ReportFinalized = { revision: number, created_at: string, queued: boolean, file_name: string, };
 
+/**
+ * The document a report revision is exported as.
+ */
+export type ReportFormat = "markdown" | "json" | "pdf";
+
 export type ReportList = { reports: Array<ReportRevision>, };
 
 export type ReportRef = { revision: number, created_at: string, 
@@ -563,7 +574,11 @@ export type ReportRef = { revision: number, created_at: string,
  */
 sync: ReportSync, };
 
-export type ReportRevision = { revision: number, language: string, format: string, body: string, created_at: string, };
+export type ReportRevision = { revision: number, language: string, 
+/**
+ * A stored revision's body is Markdown.
+ */
+format: ReportFormat, body: string, created_at: string, };
 
 /**
  * A revision's delivery to the portal, as the outbox knows it.
