@@ -37,62 +37,108 @@ pub use time::{
 /// Each message names what was wrong and where (field, segment, value).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BillingError {
+    /// An amount that does not read (a decimal with at most two places, in
+    /// range), or is negative where it may not be.
     #[error("invalid amount {value:?}: {reason}")]
-    Amount { value: String, reason: String },
+    Amount {
+        /// The text as given.
+        value: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// JSON that does not have the payload's shape (serde's message, with
     /// line and column when parsed from text).
     #[error("invalid payload: {0}")]
     PayloadJson(String),
+    /// A payload-wide field that is wrong.
     #[error("invalid payload: {field}: {problem}")]
     Payload {
+        /// The field's name.
         field: &'static str,
+        /// What is wrong with it.
         problem: String,
     },
+    /// A field of one segment that is wrong.
     #[error("invalid payload: segment {index} ({name:?}): {field}: {problem}")]
     Segment {
+        /// The segment's position in the payload, from 0.
         index: usize,
+        /// The segment's name as written.
         name: String,
+        /// The field's name (`tiers[1].unit_price` inside a list).
         field: String,
+        /// What is wrong with it.
         problem: String,
     },
+    /// Two segments' windows share minutes of the day.
     #[error("invalid payload: windows overlap: {0}")]
     Overlap(Box<WindowOverlap>),
+    /// A stay time that is not in an accepted form, or not a whole minute.
     #[error("invalid time {value:?}: {reason}")]
-    Time { value: String, reason: String },
+    Time {
+        /// The text as given.
+        value: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// A time given for a named field (a CLI flag, an api field).
     #[error("{field}: {value:?} is not a time we can use: {reason}")]
     TimeField {
+        /// The field's name.
         field: String,
+        /// The text as given.
         value: String,
+        /// What is wrong with it.
         reason: String,
     },
+    /// A time zone name that is not in the IANA database.
     #[error(
         "unknown time zone {0:?}: expected an IANA name like \"America/Los_Angeles\" or \"UTC\""
     )]
     TimeZone(String),
+    /// A stay that ends before it starts.
     #[error("exit {exit} is before entry {entry}")]
-    ExitBeforeEntry { entry: String, exit: String },
+    ExitBeforeEntry {
+        /// The entry, site wall clock.
+        entry: String,
+        /// The exit, site wall clock.
+        exit: String,
+    },
+    /// A stay longer than [`MAX_STAY_DAYS`].
     #[error(
         "stay from {entry} to {exit} is {} days {} minutes, longer than the {MAX_STAY_DAYS}-day limit",
         minutes / 1440, minutes % 1440
     )]
     StayTooLong {
+        /// The entry, site wall clock.
         entry: String,
+        /// The exit, site wall clock.
         exit: String,
+        /// The stay's real length.
         minutes: i64,
     },
+    /// An amount or a time too large to represent, in the middle of a computation.
     #[error("amount too large while computing {what}")]
-    Overflow { what: &'static str },
+    Overflow {
+        /// What was being computed.
+        what: &'static str,
+    },
 }
 
 /// Two segments whose windows share minutes of the day.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WindowOverlap {
+    /// The first segment's position in the payload, from 0.
     pub first: usize,
+    /// The first segment's name.
     pub first_name: String,
+    /// The first segment's window, `HH:MM-HH:MM`.
     pub first_window: String,
+    /// The second segment's position in the payload, from 0.
     pub second: usize,
+    /// The second segment's name.
     pub second_name: String,
+    /// The second segment's window, `HH:MM-HH:MM`.
     pub second_window: String,
     /// The first shared minute, `HH:MM`.
     pub at: String,
