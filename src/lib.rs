@@ -16,7 +16,7 @@ pub mod serve;
 pub mod store;
 pub mod sync;
 pub mod vin;
-pub mod when;
+pub use servicedesk_when as when;
 
 pub use api::AppError;
 pub use desk::Desk;

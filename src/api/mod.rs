@@ -11,7 +11,7 @@ pub mod repair_order;
 pub mod reports;
 pub mod sync;
 
-pub use reports::{report_export, ReportExportRequest};
+pub use reports::{report_export, ContentEncoding, ReportExportRequest, ReportFormat};
 
 use std::path::PathBuf;
 use ts_rs::TS;
@@ -430,7 +430,8 @@ pub struct ChatTurnRequest {
 pub struct ReportRevision {
     pub revision: u32,
     pub language: String,
-    pub format: &'static str,
+    /// A stored revision's body is Markdown.
+    pub format: ReportFormat,
     pub body: String,
     pub created_at: String,
 }
@@ -601,7 +602,7 @@ pub async fn report_list(desk: &Desk, req: SessionRef) -> Result<ReportList, App
         .map(|(revision, language, body, created_at)| ReportRevision {
             revision,
             language,
-            format: "markdown",
+            format: ReportFormat::Markdown,
             body,
             created_at,
         })

@@ -23,20 +23,53 @@ pub struct ReportExportRequest {
     #[serde(default)]
     #[ts(optional = nullable)]
     pub revision: Option<u32>,
-    /// markdown (default) | json | pdf
+    /// Markdown when absent. Read leniently (`md`, any case, blanks around),
+    /// so it stays text here and an unknown one is named in the error.
     #[serde(default)]
-    #[ts(optional = nullable)]
+    #[ts(optional = nullable, as = "Option<ReportFormat>")]
     pub format: Option<String>,
+}
+
+/// The document a report revision is exported as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum ReportFormat {
+    Markdown,
+    Json,
+    Pdf,
+}
+
+impl ReportFormat {
+    /// A format as a request names it: `markdown` or `md`, `json`, `pdf`, in
+    /// any case, blanks around ignored.
+    pub fn parse(text: &str) -> Option<ReportFormat> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "markdown" | "md" => Some(ReportFormat::Markdown),
+            "json" => Some(ReportFormat::Json),
+            "pdf" => Some(ReportFormat::Pdf),
+            _ => None,
+        }
+    }
+}
+
+/// How an export's `content` carries its bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum ContentEncoding {
+    /// The text itself (Markdown, JSON).
+    Utf8,
+    /// Standard base64 of the bytes (PDF).
+    Base64,
 }
 
 #[derive(Debug, Serialize, TS)]
 pub struct ReportExport {
     pub revision: u32,
     pub file_name: String,
-    pub format: &'static str,
+    pub format: ReportFormat,
     pub mime: &'static str,
     /// utf8 for Markdown and JSON, base64 for PDF.
-    pub encoding: &'static str,
+    pub encoding: ContentEncoding,
     pub content: String,
 }
 
@@ -55,14 +88,18 @@ pub async fn report_export(
     desk: &Desk,
     req: ReportExportRequest,
 ) -> Result<ReportExport, AppError> {
-    let format = req
-        .format
-        .as_deref()
-        .unwrap_or("markdown")
-        .trim()
-        .to_ascii_lowercase();
-    match format.as_str() {
-        "markdown" | "md" => {
+    let named = req.format.as_deref().unwrap_or("markdown");
+    let Some(format) = ReportFormat::parse(named) else {
+        return Err(AppError::new(
+            "invalid_input",
+            format!(
+                "format: {:?} is not one of markdown, json, pdf",
+                named.trim().to_ascii_lowercase()
+            ),
+        ));
+    };
+    match format {
+        ReportFormat::Markdown => {
             let (session, report) = desk
                 .report_revision(&req.session_id, req.revision)
                 .await
@@ -70,13 +107,13 @@ pub async fn report_export(
             Ok(ReportExport {
                 revision: report.revision,
                 file_name: crate::export::report_file_name(&session, report.revision, "md"),
-                format: "markdown",
+                format,
                 mime: "text/markdown",
-                encoding: "utf8",
+                encoding: ContentEncoding::Utf8,
                 content: crate::export::report_markdown(&session, &report),
             })
         }
-        "json" => {
+        ReportFormat::Json => {
             let (session, report) = desk
                 .report_revision(&req.session_id, req.revision)
                 .await
@@ -85,14 +122,14 @@ pub async fn report_export(
             Ok(ReportExport {
                 revision: report.revision,
                 file_name: crate::export::report_file_name(&session, report.revision, "json"),
-                format: "json",
+                format,
                 mime: "application/json",
-                encoding: "utf8",
+                encoding: ContentEncoding::Utf8,
                 content: serde_json::to_string_pretty(&value)
                     .map_err(|e| AppError::new("internal", e.to_string()))?,
             })
         }
-        "pdf" => {
+        ReportFormat::Pdf => {
             let (session, report, pdf) = desk
                 .report_pdf(&req.session_id, req.revision)
                 .await
@@ -100,16 +137,12 @@ pub async fn report_export(
             Ok(ReportExport {
                 revision: report.revision,
                 file_name: crate::export::report_file_name(&session, report.revision, "pdf"),
-                format: "pdf",
+                format,
                 mime: "application/pdf",
-                encoding: "base64",
+                encoding: ContentEncoding::Base64,
                 content: base64::engine::general_purpose::STANDARD.encode(pdf),
             })
         }
-        other => Err(AppError::new(
-            "invalid_input",
-            format!("format: {other:?} is not one of markdown, json, pdf"),
-        )),
     }
 }
 

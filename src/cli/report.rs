@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
-use servicedesk::api::{self, AppError};
+use servicedesk::api::{self, AppError, ContentEncoding};
 use servicedesk::desk::Desk;
 
 use super::{print_json, write_atomically};
@@ -87,7 +87,7 @@ pub(super) async fn run(desk: &Desk, cmd: ReportCmd) -> Result<ExitCode, AppErro
                 },
             )
             .await?;
-            let bytes = if export.encoding == "base64" {
+            let bytes = if export.encoding == ContentEncoding::Base64 {
                 use base64::Engine as _;
                 base64::engine::general_purpose::STANDARD
                     .decode(&export.content)
@@ -95,7 +95,7 @@ pub(super) async fn run(desk: &Desk, cmd: ReportCmd) -> Result<ExitCode, AppErro
             } else {
                 export.content.clone().into_bytes()
             };
-            if out.is_none() && export.encoding == "base64" && !json {
+            if out.is_none() && export.encoding == ContentEncoding::Base64 && !json {
                 return Err(AppError::new(
                     "invalid_input",
                     "out: a PDF is written to a file; pass --out FILE or --out DIR",

@@ -14,17 +14,19 @@
 //! - [`derived`]: component notes generated from `procedures/`.
 //! - [`pdf`]: PDF manuals and bulletins, their text page by page.
 //! - [`eval`]: the evaluation harness behind `servicedesk eval knowledge`.
+//!
+//! [`chunk`], [`text`] and [`crosslang`] are the `servicedesk-knowledge-text`
+//! crate, re-exported here.
 
 pub mod answer;
-pub mod chunk;
-pub mod crosslang;
 pub mod derived;
 pub mod document;
 pub mod eval;
 pub mod frontmatter;
 pub mod index;
 pub mod pdf;
-pub mod text;
+
+pub use servicedesk_knowledge_text::{chunk, crosslang, text};
 
 pub use answer::{Answer, Citation};
 pub use document::{DocError, Document};

@@ -15,6 +15,7 @@ import type {
   OrderInfo,
   Payload,
   Reply,
+  ReportFormat,
   ReportRef,
   RuleInfo,
   SearchHit,
@@ -70,9 +71,6 @@ export const LANGUAGES: { value: Language; label: string }[] = [
   { value: 'es', label: 'Español' },
   { value: 'ru', label: 'Русский' },
 ];
-
-/** report_export's formats (`ReportExportRequest.format` is a string in Rust). */
-export type ReportFormat = 'markdown' | 'pdf' | 'json';
 
 /** Knowledge document types (`doc_type` is a string in Rust). */
 export type DocType = 'rule_explain' | 'policy_doc' | 'faq' | 'sop' | 'component' | 'procedure';

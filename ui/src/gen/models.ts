@@ -86,15 +86,27 @@ export type Breakdown = {
 /**
  * The sum of the pieces' amounts (0 within the grace period).
  */
-total_amount: Money, time_zone: string, 
+total_amount: Money, 
+/**
+ * The site's IANA time zone, by name.
+ */
+time_zone: string, 
 /**
  * Site-local wall-clock entry and exit.
  */
-entry: string, exit: string, 
+entry: string, 
+/**
+ * Site-local wall-clock exit.
+ */
+exit: string, 
 /**
  * Real elapsed minutes (across a DST change, not the wall-clock difference).
  */
-stay_minutes: number, free_minutes: number, 
+stay_minutes: number, 
+/**
+ * The payload's grace period, in minutes.
+ */
+free_minutes: number, 
 /**
  * The stay was no longer than `free_minutes`: every piece costs 0.
  */
@@ -181,6 +193,11 @@ complaint: string,
  * The isolated cause, for a closed line.
  */
 cause: string | null, closed: boolean, };
+
+/**
+ * How an export's `content` carries its bytes.
+ */
+export type ContentEncoding = "utf8" | "base64";
 
 /**
  * Where a portal item stands: the outbox row's status, or `not_queued`
@@ -411,7 +428,12 @@ export type Payload = {
  * Grace period for the whole stay: a stay of at most this many minutes
  * costs 0; a longer one is charged in full from entry.
  */
-free_minutes: number, segments: Array<Segment>, };
+free_minutes: number, 
+/**
+ * The daily windows and how each is priced; together they cover the day
+ * at most once.
+ */
+segments: Array<Segment>, };
 
 export type PendingConfirmation = { step: string, outcome: string, 
 /**
@@ -430,7 +452,19 @@ export type Piece = {
 /**
  * The segment's name, and its position in the payload as written.
  */
-segment: string, segment_index: number, type: SegmentType, window: Window, 
+segment: string, 
+/**
+ * The segment's position in the payload's list, from 0.
+ */
+segment_index: number, 
+/**
+ * How the segment prices its units.
+ */
+type: SegmentType, 
+/**
+ * The segment's daily window.
+ */
+window: Window, 
 /**
  * The day the occurrence belongs to (its start's date: a night window
  * from 20:00 on D to 08:00 on D+1 belongs to D).
@@ -440,7 +474,11 @@ occurrence: string,
  * Site-local wall clock at the instants the piece starts and ends (across
  * a fall-back, a piece can be two stretches: its first start, last end).
  */
-start: string, end: string, 
+start: string, 
+/**
+ * Site-local wall clock at the instant the piece ends.
+ */
+end: string, 
 /**
  * Real elapsed minutes of the stay inside the occurrence.
  */
@@ -456,11 +494,19 @@ lines: Array<PriceLine>,
 /**
  * The sum of the lines, before the cap.
  */
-uncapped_amount: Money, cap?: Money | null, 
+uncapped_amount: Money, 
+/**
+ * The segment's cap: the most one occurrence costs.
+ */
+cap?: Money | null, 
 /**
  * The cap lowered the amount (an amount exactly at the cap is not capped).
  */
-cap_applied: boolean, amount: Money, };
+cap_applied: boolean, 
+/**
+ * What the piece costs: the lines' sum, capped (0 within grace).
+ */
+amount: Money, };
 
 export type PortalSettings = { url: string | null, 
 /**
@@ -503,7 +549,23 @@ clear_token?: boolean, };
  * `units × unit_price = amount`; the units start at offset `from_minute`
  * of the piece (the tier boundary for tiered segments).
  */
-export type PriceLine = { from_minute: number, units: number, unit_price: Money, amount: Money, };
+export type PriceLine = { 
+/**
+ * Minutes from the piece's start to the line's first unit.
+ */
+from_minute: number, 
+/**
+ * How many units the line charges.
+ */
+units: number, 
+/**
+ * The price of each unit.
+ */
+unit_price: Money, 
+/**
+ * `units × unit_price`.
+ */
+amount: Money, };
 
 /**
  * A one-tap answer for the active step: `text` is what gets sent.
@@ -527,11 +589,11 @@ export type ReplyKind = "question" | "answer" | "clarification" | "fallback" | "
  */
 export type ReportEdits = { en: SectionEdits, translation: SectionEdits, };
 
-export type ReportExport = { revision: number, file_name: string, format: string, mime: string, 
+export type ReportExport = { revision: number, file_name: string, format: ReportFormat, mime: string, 
 /**
  * utf8 for Markdown and JSON, base64 for PDF.
  */
-encoding: string, content: string, };
+encoding: ContentEncoding, content: string, };
 
 export type ReportExportRequest = { session_id: string, 
 /**
@@ -539,9 +601,10 @@ export type ReportExportRequest = { session_id: string,
  */
 revision?: number | null, 
 /**
- * markdown (default) | json | pdf
+ * Markdown when absent. Read leniently (`md`, any case, blanks around),
+ * so it stays text here and an unknown one is named in the error.
  */
-format?: string | null, };
+format?: ReportFormat | null, };
 
 export type ReportFinalizeRequest = { session_id: string, 
 /**
@@ -555,6 +618,11 @@ translation?: TranslationEdits, };
 
 export type ReportFinalized = { revision: number, created_at: string, queued: boolean, file_name: string, };
 
+/**
+ * The document a report revision is exported as.
+ */
+export type ReportFormat = "markdown" | "json" | "pdf";
+
 export type ReportList = { reports: Array<ReportRevision>, };
 
 export type ReportRef = { revision: number, created_at: string, 
@@ -563,7 +631,11 @@ export type ReportRef = { revision: number, created_at: string,
  */
 sync: ReportSync, };
 
-export type ReportRevision = { revision: number, language: string, format: string, body: string, created_at: string, };
+export type ReportRevision = { revision: number, language: string, 
+/**
+ * A stored revision's body is Markdown.
+ */
+format: ReportFormat, body: string, created_at: string, };
 
 /**
  * A revision's delivery to the portal, as the outbox knows it.
@@ -760,15 +832,27 @@ export type RuleSimulation = { rule_code: string, version_no: number, rule_name:
 /**
  * The sum of the pieces' amounts (0 within the grace period).
  */
-total_amount: Money, time_zone: string, 
+total_amount: Money, 
+/**
+ * The site's IANA time zone, by name.
+ */
+time_zone: string, 
 /**
  * Site-local wall-clock entry and exit.
  */
-entry: string, exit: string, 
+entry: string, 
+/**
+ * Site-local wall-clock exit.
+ */
+exit: string, 
 /**
  * Real elapsed minutes (across a DST change, not the wall-clock difference).
  */
-stay_minutes: number, free_minutes: number, 
+stay_minutes: number, 
+/**
+ * The payload's grace period, in minutes.
+ */
+free_minutes: number, 
 /**
  * The stay was no longer than `free_minutes`: every piece costs 0.
  */
@@ -820,7 +904,15 @@ export type SearchResults = { results: Array<SearchHit>, };
 
 export type SectionEdits = { complaint?: string | null, cause?: string | null, correction?: string | null, };
 
-export type Segment = { name: string, 
+/**
+ * One daily window of a payload and how stays inside it are priced, as
+ * written (checked by [`Payload::validate`]).
+ */
+export type Segment = { 
+/**
+ * Its name in breakdowns and explanations ("day", "night").
+ */
+name: string, 
 /**
  * `HH:MM-HH:MM`; `00:00-24:00` is the whole day; a start later than the
  * end crosses midnight.
@@ -829,7 +921,23 @@ window: string,
 /**
  * `free`, `periodic` or `tiered`.
  */
-type: string, unit_minutes?: number | null, unit_price?: Money | null, tiers?: Array<Tier> | null, cap?: Money | null, };
+type: string, 
+/**
+ * The length of a unit (periodic and tiered): a started unit is charged.
+ */
+unit_minutes?: number | null, 
+/**
+ * The price of a unit (periodic).
+ */
+unit_price?: Money | null, 
+/**
+ * The unit prices by offset into the piece (tiered).
+ */
+tiers?: Array<Tier> | null, 
+/**
+ * The most one occurrence of the window costs (it resets every day).
+ */
+cap?: Money | null, };
 
 /**
  * The three segment types, as they appear in JSON.
@@ -1122,12 +1230,19 @@ export type SystemView = { id: string, title: string, };
 
 export type ThumbnailKind = "generated" | "placeholder" | "none";
 
+/**
+ * One price of a tiered segment, as written.
+ */
 export type Tier = { 
 /**
  * Units starting before this offset (minutes from the start of the
  * piece) take this tier's price; `null` on the last tier: no limit.
  */
-up_to_minutes: number | null, unit_price: Money, };
+up_to_minutes: number | null, 
+/**
+ * The price of each unit in this tier.
+ */
+unit_price: Money, };
 
 export type TokenOrigin = "env" | "keyring" | "memory";
 

@@ -23,6 +23,7 @@ pub enum When {
     /// No offset given: a wall-clock time in the caller's zone (a date alone
     /// is its midnight).
     Local(NaiveDateTime),
+    /// An offset given: that instant, with the offset it was written in.
     Instant(DateTime<FixedOffset>),
 }
 
@@ -30,7 +31,9 @@ pub enum When {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{field}: {value:?} is not a time: use {FORMS}")]
 pub struct WhenError {
+    /// The field the time was given for (a CLI flag, an api field).
     pub field: String,
+    /// The text as given.
     pub value: String,
 }
 

@@ -23,13 +23,18 @@ pub struct Payload {
     /// costs 0; a longer one is charged in full from entry.
     #[serde(default)]
     pub free_minutes: i64,
+    /// The daily windows and how each is priced; together they cover the day
+    /// at most once.
     #[serde(default)]
     pub segments: Vec<Segment>,
 }
 
+/// One daily window of a payload and how stays inside it are priced, as
+/// written (checked by [`Payload::validate`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct Segment {
+    /// Its name in breakdowns and explanations ("day", "night").
     #[serde(default)]
     pub name: String,
     /// `HH:MM-HH:MM`; `00:00-24:00` is the whole day; a start later than the
@@ -39,16 +44,21 @@ pub struct Segment {
     /// `free`, `periodic` or `tiered`.
     #[serde(rename = "type", default)]
     pub kind: String,
+    /// The length of a unit (periodic and tiered): a started unit is charged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unit_minutes: Option<i64>,
+    /// The price of a unit (periodic).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unit_price: Option<Money>,
+    /// The unit prices by offset into the piece (tiered).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tiers: Option<Vec<Tier>>,
+    /// The most one occurrence of the window costs (it resets every day).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cap: Option<Money>,
 }
 
+/// One price of a tiered segment, as written.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct Tier {
@@ -56,6 +66,7 @@ pub struct Tier {
     /// piece) take this tier's price; `null` on the last tier: no limit.
     #[serde(default)]
     pub up_to_minutes: Option<i64>,
+    /// The price of each unit in this tier.
     pub unit_price: Money,
 }
 
@@ -293,7 +304,9 @@ impl Segment {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, TS)]
 #[ts(type = "string")]
 pub struct Window {
+    /// The first minute of the day inside the window.
     pub start: i64,
+    /// The minute of the day the window ends at (exclusive).
     pub end: i64,
 }
 
@@ -315,6 +328,7 @@ impl Window {
         Ok(Window { start, end })
     }
 
+    /// The window ends on the next day (`end <= start`).
     pub fn crosses_midnight(&self) -> bool {
         self.end <= self.start
     }
@@ -409,6 +423,7 @@ pub struct Tariff {
 }
 
 impl Tariff {
+    /// The grace period: a stay no longer than this costs 0.
     pub fn free_minutes(&self) -> i64 {
         self.free_minutes
     }
@@ -419,32 +434,50 @@ impl Tariff {
     }
 }
 
+/// A validated segment.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TariffSegment {
     /// The segment's position in the payload as written.
     pub index: usize,
+    /// Its name as written.
     pub name: String,
+    /// Its daily window.
     pub window: Window,
+    /// How its units are priced.
     pub pricing: Pricing,
+    /// The most one occurrence of the window costs.
     pub cap: Option<Money>,
 }
 
+/// How a segment prices the minutes of a stay inside its window.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Pricing {
+    /// Costs nothing.
     Free,
+    /// Every started unit of `unit_minutes` costs `unit_price`.
     Periodic {
+        /// The length of a unit, above 0.
         unit_minutes: i64,
+        /// The price of each unit, not negative.
         unit_price: Money,
     },
+    /// Every started unit of `unit_minutes` costs the price of the tier its
+    /// start falls in.
     Tiered {
+        /// The length of a unit, above 0.
         unit_minutes: i64,
+        /// In order; the last one has no limit.
         tiers: Vec<PriceTier>,
     },
 }
 
+/// A validated tier.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PriceTier {
+    /// Units starting before this offset into the piece take this price;
+    /// `None` on the last tier.
     pub up_to_minutes: Option<i64>,
+    /// The price of each unit in this tier.
     pub unit_price: Money,
 }
 
@@ -452,12 +485,16 @@ pub struct PriceTier {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum SegmentType {
+    /// Costs nothing.
     Free,
+    /// One price per unit.
     Periodic,
+    /// A price per unit by how far into the piece the unit starts.
     Tiered,
 }
 
 impl Pricing {
+    /// The type this pricing was written as.
     pub fn segment_type(&self) -> SegmentType {
         match self {
             Pricing::Free => SegmentType::Free,

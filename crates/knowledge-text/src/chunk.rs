@@ -5,13 +5,16 @@
 
 /// Chunks aim for this many characters and never exceed the maximum.
 pub const TARGET_CHARS: usize = 900;
+/// No chunk is longer than this many characters.
 pub const MAX_CHARS: usize = 1_400;
 const OVERLAP_MAX_CHARS: usize = 240;
 
+/// One retrievable piece of a document body.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Chunk {
     /// The heading trail, "Storage fees > Lot B".
     pub heading: String,
+    /// Its paragraphs (with the overlap sentence first when it continues a section).
     pub text: String,
 }
 

@@ -12,7 +12,7 @@ use chrono::{DateTime, LocalResult, NaiveDateTime, Offset, TimeZone, Timelike};
 use chrono_tz::Tz;
 
 use super::BillingError;
-use crate::when::When;
+use servicedesk_when::When;
 
 pub const MINUTES_PER_DAY: i64 = 1440;
 
@@ -39,7 +39,7 @@ pub fn site_time_zone(name: Option<&str>) -> Result<Tz, BillingError> {
 }
 
 /// Parses a stay time for a site in `tz`, in one of the forms of
-/// [`crate::when`]:
+/// [`servicedesk_when`]:
 /// - a site-local date `2026-03-02` (its midnight) or wall clock
 ///   `2026-03-02T08:00` (also with `:00` seconds, or a space instead of `T`);
 ///   a wall time the clocks skip (spring forward) is an error, one they show
@@ -54,7 +54,7 @@ pub fn parse_site_time(text: &str, tz: Tz) -> Result<DateTime<Tz>, BillingError>
         value: text.to_owned(),
         reason,
     };
-    match crate::when::parse("time", text) {
+    match servicedesk_when::parse("time", text) {
         Ok(When::Local(naive)) => {
             check_whole_minute(&naive).map_err(bad)?;
             local_to_site(naive, tz)
@@ -63,7 +63,7 @@ pub fn parse_site_time(text: &str, tz: Tz) -> Result<DateTime<Tz>, BillingError>
             check_whole_minute(&fixed.naive_local()).map_err(bad)?;
             Ok(fixed.with_timezone(&tz))
         }
-        Err(_) => Err(bad(format!("use {}", crate::when::FORMS))),
+        Err(_) => Err(bad(format!("use {}", servicedesk_when::FORMS))),
     }
 }
 

@@ -22,16 +22,19 @@ pub struct Breakdown {
     /// The sum of the pieces' amounts (0 within the grace period).
     #[serde(rename = "total_amount")]
     pub total: Money,
+    /// The site's IANA time zone, by name.
     #[serde(serialize_with = "ser_tz")]
     #[ts(type = "string")]
     pub time_zone: Tz,
     /// Site-local wall-clock entry and exit.
     #[serde(serialize_with = "ser_wall")]
     pub entry: NaiveDateTime,
+    /// Site-local wall-clock exit.
     #[serde(serialize_with = "ser_wall")]
     pub exit: NaiveDateTime,
     /// Real elapsed minutes (across a DST change, not the wall-clock difference).
     pub stay_minutes: i64,
+    /// The payload's grace period, in minutes.
     pub free_minutes: i64,
     /// The stay was no longer than `free_minutes`: every piece costs 0.
     pub grace_applied: bool,
@@ -44,9 +47,12 @@ pub struct Breakdown {
 pub struct Piece {
     /// The segment's name, and its position in the payload as written.
     pub segment: String,
+    /// The segment's position in the payload's list, from 0.
     pub segment_index: usize,
+    /// How the segment prices its units.
     #[serde(rename = "type")]
     pub kind: SegmentType,
+    /// The segment's daily window.
     pub window: Window,
     /// The day the occurrence belongs to (its start's date: a night window
     /// from 20:00 on D to 08:00 on D+1 belongs to D).
@@ -55,6 +61,7 @@ pub struct Piece {
     /// a fall-back, a piece can be two stretches: its first start, last end).
     #[serde(serialize_with = "ser_wall", deserialize_with = "de_wall")]
     pub start: NaiveDateTime,
+    /// Site-local wall clock at the instant the piece ends.
     #[serde(serialize_with = "ser_wall", deserialize_with = "de_wall")]
     pub end: NaiveDateTime,
     /// Real elapsed minutes of the stay inside the occurrence.
@@ -65,10 +72,12 @@ pub struct Piece {
     pub lines: Vec<PriceLine>,
     /// The sum of the lines, before the cap.
     pub uncapped_amount: Money,
+    /// The segment's cap: the most one occurrence costs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cap: Option<Money>,
     /// The cap lowered the amount (an amount exactly at the cap is not capped).
     pub cap_applied: bool,
+    /// What the piece costs: the lines' sum, capped (0 within grace).
     pub amount: Money,
 }
 
@@ -76,9 +85,13 @@ pub struct Piece {
 /// of the piece (the tier boundary for tiered segments).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct PriceLine {
+    /// Minutes from the piece's start to the line's first unit.
     pub from_minute: i64,
+    /// How many units the line charges.
     pub units: i64,
+    /// The price of each unit.
     pub unit_price: Money,
+    /// `units × unit_price`.
     pub amount: Money,
 }
 

@@ -34,9 +34,12 @@ const MIN_TYPO_WORD: usize = 6;
 /// "llanta" is a typo of "planta" and "entra" of "extra".)
 const MIN_TYPO_STEM: usize = 6;
 
+/// A language the lexicon translates to English from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lang {
+    /// Spanish.
     Es,
+    /// Russian.
     Ru,
 }
 
@@ -73,7 +76,9 @@ pub struct Lexicon {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("crosslang.lex line {line}: {message}")]
 pub struct LexiconError {
+    /// The line of `crosslang.lex`, from 1.
     pub line: usize,
+    /// What is wrong with it.
     pub message: String,
 }
 

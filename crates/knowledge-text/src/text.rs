@@ -25,8 +25,11 @@ use std::sync::OnceLock;
 /// joined by one space.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QueryTerm {
+    /// The index tokens (or space-joined phrases) that count as the word.
     pub variants: Vec<String>,
+    /// A CJK bigram rather than a word: counted apart in the required matches.
     pub cjk: bool,
+    /// How many of `variants`, from the first, are the word's own forms.
     pub native: usize,
 }
 

@@ -23,16 +23,20 @@ pub const MAX_CENTS: i64 = 100_000_000_000_000;
 pub struct Money(i64);
 
 impl Money {
+    /// No money.
     pub const ZERO: Money = Money(0);
 
+    /// An amount of `cents` hundredths.
     pub const fn from_cents(cents: i64) -> Money {
         Money(cents)
     }
 
+    /// The amount in cents.
     pub const fn cents(self) -> i64 {
         self.0
     }
 
+    /// Below zero (a refund, or a difference between two totals).
     pub const fn is_negative(self) -> bool {
         self.0 < 0
     }
@@ -116,10 +120,12 @@ impl Money {
         Ok(m)
     }
 
+    /// `self + other`, or `None` on overflow.
     pub fn checked_add(self, other: Money) -> Option<Money> {
         self.0.checked_add(other.0).map(Money)
     }
 
+    /// `self - other`, or `None` on overflow.
     pub fn checked_sub(self, other: Money) -> Option<Money> {
         self.0.checked_sub(other.0).map(Money)
     }
