@@ -89,9 +89,35 @@ pub fn expand(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// "1) fuse good\n2) 12.4 at the motor", "- chispa: no": a checklist's
+/// line numbers and bullets are not readings; each line stays a clause.
+pub fn without_list_markers(text: &str) -> Cow<'_, str> {
+    static MARKER: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^[ \t]*(?:\d{1,2}[).]|[-*•·–])[ \t]+").expect("compiles")
+    });
+    MARKER.replace_all(text, "")
+}
+
 #[cfg(test)]
 mod tests {
-    use super::expand;
+    use super::{expand, without_list_markers};
+
+    #[test]
+    fn checklist_numbers_and_bullets_go() {
+        assert_eq!(
+            without_list_markers("1) pump fuse: good\n2) pump switch on\n3) at the leads: 12.5"),
+            "pump fuse: good\npump switch on\nat the leads: 12.5"
+        );
+        assert_eq!(
+            without_list_markers("- chispa: no\n• 12.4 V"),
+            "chispa: no\n12.4 V"
+        );
+        // A reading at the start of a line is not a list number.
+        assert_eq!(
+            without_list_markers("12.4 at the board\n-5 in the box"),
+            "12.4 at the board\n-5 in the box"
+        );
+    }
 
     #[test]
     fn clipped_shop_words_are_written_out() {

@@ -234,6 +234,11 @@ impl<'a> Turn<'a> {
             std::borrow::Cow::Owned(digits) => digits,
             std::borrow::Cow::Borrowed(_) => text,
         };
+        // "1) fuse good\n2) 12.4 at the motor": a checklist's numbers go.
+        let text = match super::shorthand::without_list_markers(&text) {
+            std::borrow::Cow::Owned(plain) => plain,
+            std::borrow::Cow::Borrowed(_) => text,
+        };
         // "main bkr input", "сейл закр.": shop shorthand written out.
         let text = match super::shorthand::expand(&text) {
             std::borrow::Cow::Owned(full) => full,
