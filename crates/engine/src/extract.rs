@@ -799,6 +799,12 @@ pub fn step_answers(
         }
         let mut answered = None;
         for (_, i) in &named {
+            // "Chispa: no", "искра — нет": a checklist line's result word
+            // answers the yes/no check its label names.
+            if let Some(outcome) = labelled_yes_no(&proc.steps[*i], clause) {
+                answered = Some((*i, outcome, None, Basis::Named));
+                break;
+            }
             // An inherited subject answers only by the step's own words or a
             // reading, never by a generic "no" ("prende pero no calienta").
             if let Some((outcome, q)) = outcome_in(
@@ -839,7 +845,8 @@ pub fn step_answers(
                         .any(|f| f.quantity.convert_to(u).is_some())
                 });
                 let elsewhere = read_at_another_part(proc, step, clause)
-                    || (!reading && about_other_component(proc, step, clause));
+                    || (!reading && about_other_component(proc, step, clause))
+                    || labelled_for_another_check(step, clause);
                 // "Yep" to "what voltage do you read?" agrees to nothing a
                 // reading could be recorded from.
                 let mute = step.kind == StepKind::Measurement && BARE_AFFIRMATION.is_match(clause);
@@ -988,6 +995,41 @@ fn asked_or_named<'p>(
         .iter()
         .enumerate()
         .filter(move |(i, s)| wanted(s) && (Some(*i) == active || s.subject.is_match(text)))
+}
+
+pattern!(
+    /// A checklist line: a label, then its bare result ("purga 15 s: sí",
+    /// "розжиг — да", "coach unplugged - yes").
+    LABELLED_RESULT,
+    r"^\s*(?P<label>[^:—–]*?\pL[^:—–]*?)\s*(?::|\s[—–-]\s)\s*(yes|yep|no|nope|s[ií]|да|нет|ok|okay|good|bad|none|nothing|bien|mal|ninguno|nada|норм\w*|ничего)\s*[.!]*\s*$"
+);
+
+/// The outcome a checklist line ("chispa: no", "fuse — good") gives the
+/// yes/no step its label names.
+fn labelled_yes_no(step: &Step, clause: &str) -> Option<String> {
+    if step.kind != StepKind::YesNo {
+        return None;
+    }
+    let c = LABELLED_RESULT.captures(clause)?;
+    if !step.subject.is_match(c.name("label")?.as_str()) {
+        return None;
+    }
+    let word = c.get(2)?.as_str().to_lowercase();
+    let yes = matches!(
+        word.as_str(),
+        "yes" | "yep" | "si" | "sí" | "да" | "ok" | "okay" | "good" | "bien"
+    ) || word.starts_with("норм");
+    let outcome = if yes { "yes" } else { "no" };
+    step.outcome(outcome).map(|o| o.name.clone())
+}
+
+/// "Purga 15 s: sí" to "is there spark?": a checklist line answers the check
+/// its label names, not the one asked.
+fn labelled_for_another_check(step: &Step, clause: &str) -> bool {
+    LABELLED_RESULT
+        .captures(clause)
+        .and_then(|c| c.name("label"))
+        .is_some_and(|label| !step.subject.is_match(label.as_str()))
 }
 
 pattern!(
