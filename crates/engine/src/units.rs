@@ -156,7 +156,7 @@ static QUANTITY: LazyLock<Regex> = LazyLock::new(|| {
             (?:градус\w*|град\.?)\s+(?:по\s+)?цельси\w* | по\s+цельси\w* | по\s+фаренгейт\w* | grados?\s+(?:cent[ií]grados?|celsius) |
             grados?\s+fahrenheit | degrees?\s+(?:celsius|fahrenheit) | (?:grados?|degrees?|градус\w*)\s[cfсф]\b |
             deg(?:rees?|s)?\b | grados? | градус\w* | ° |
-            psi | m\s?bar | мбар | bars? | бар\w* | w\.?c\b\.? |
+            psi | m\s?bar | мбар | bars? | бар\w* | kpa\b | кпа\b | w\.?c\b\.? |
             (?:in\.?|inch(?:es)?|"|″)\s?(?:of\s)?(?:wc|w\.c\.?|water\scolumn) | iwc |
             hz | гц |
             % |
@@ -191,6 +191,7 @@ pub fn find_quantities(text: &str) -> Vec<Found> {
             }
             "mbar" | "m bar" | "мбар" => ("inwc".to_string(), 0.401865),
             u if u.starts_with("bar") || u.starts_with("бар") => ("psi".to_string(), 14.5038),
+            "kpa" | "кпа" => ("psi".to_string(), 0.145038),
             "mv" => ("v".to_string(), 0.001),
             u if u.starts_with('k') || u == "ком" => ("ohm".to_string(), 1000.0),
             _ => (unit_norm, 1.0),
@@ -292,7 +293,7 @@ fn normalize_unit_text(u: &str) -> String {
 /// than one, or only a time, a count or a fraction ("after 30 min", "zone 2",
 /// "1/4 tank").
 static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?P<before>[/#x]\s*|\b(?:zone|zona|зона|model|modelo|модель|pin|#)\s*)?(?P<num>[-+−]?\d{0,6}[.,]?\d{1,4})(?P<after>\s*(?:/|x\b|min|sec|s\b|hours?|hrs?|h\b|minut|segund|hora|мин|сек|час|years?|yrs?|a[nñ]os?|лет|год|days?|d[ií]as?|дн|%|st\b|nd\b|rd\b|th\b|-?я\b|-?й\b))?(?P<unit>\s*(?:volts?\b|voltios\b|вольт|amps?\b|amperes?\b|amperios\b|ампер|watts?\b|ohms?\b|ом\b|deg|grados?\b|градус|°|psi\b|bars?\b|w\.?c\b|ah\b|amp-?hours?\b|gal|ft\b|feet\b|lbs?\b|mph\b|rpm\b|btu|tons?\b|[µμu]f\b|mfd\b|мкф|hz\b|гц)|(?:v|vac|vdc|a|w|k|kw|c|f|в|а|вт)\b)?")
+    Regex::new(r"(?i)(?P<before>[/#x]\s*|\b(?:zone|zona|зона|model|modelo|модель|pin|#)\s*)?(?P<num>[-+−]?\d{0,6}[.,]?\d{1,4})(?P<after>\s*(?:/|x\b|min|sec|s\b|hours?|hrs?|h\b|minut|segund|hora|мин|сек|час|years?|yrs?|a[nñ]os?|лет|год|days?|d[ií]as?|дн|%|st\b|nd\b|rd\b|th\b|-?я\b|-?й\b))?(?P<unit>\s*(?:volts?\b|voltios\b|вольт|amps?\b|amperes?\b|amperios\b|ампер|watts?\b|ohms?\b|ом\b|deg|grados?\b|градус|°|psi\b|bars?\b|kpa\b|кпа\b|w\.?c\b|ah\b|amp-?hours?\b|gal|ft\b|feet\b|lbs?\b|mph\b|rpm\b|btu|tons?\b|[µμu]f\b|mfd\b|мкф|hz\b|гц)|(?:v|vac|vdc|a|w|k|kw|c|f|в|а|вт)\b)?")
         .expect("compiles")
 });
 
@@ -457,6 +458,14 @@ mod tests {
         assert_eq!(mbar[0].1, Unit::InWc);
         assert!((mbar[0].0 - 10.85).abs() < 0.01);
         assert_eq!(q("давление 3 бара"), vec![(3.0 * 14.5038, Unit::Psi)]);
+        assert_eq!(
+            q("отключается на 380 кПа"),
+            vec![(380.0 * 0.145038, Unit::Psi)]
+        );
+        assert_eq!(
+            q("cuts out at 276 kPa"),
+            vec![(276.0 * 0.145038, Unit::Psi)]
+        );
         assert_eq!(q("1.2k ohm"), vec![(1200.0, Unit::Ohm)]);
         assert_eq!(q("в морозилке −18 °C"), vec![(-18.0, Unit::Celsius)]);
         assert_eq!(
