@@ -1043,7 +1043,7 @@ pattern!(
     /// "Rear zone pump connector 13.1 for comparison": a reading taken
     /// elsewhere to compare with, not the check asked.
     REFERENCE_READING,
-    r"\b(for (comparison|reference|compare)|to compare|as a reference|para comparar|de referencia|como referencia|для сравнения|для справки|для примера)\b"
+    r"\b(for (comparison|reference|compare)|to compare|as a reference|para comparar|de referencia|como referencia|для сравнения|для справки|для примера|from earlier|(i|we) (gave|sent|told) you( earlier| before)?|que te (pas[eé]|di|mand[eé]|dije)|de antes|что (я )?(давал|писал|говорил|скидывал) (раньше|до этого|тебе))\b"
 );
 
 pattern!(
