@@ -57,6 +57,11 @@ async fn diagnosed(desk: &Desk, language: &str, technician: &str) -> String {
     for line in script {
         desk.chat_turn(&session.id, line, vec![]).await.unwrap();
     }
+    // The write-up is a draft; exports are of what was finalized.
+    assert_eq!(desk.store().reports(&session.id).await.unwrap().len(), 0);
+    desk.finalize_report(&session.id, Default::default())
+        .await
+        .unwrap();
     assert_eq!(desk.store().reports(&session.id).await.unwrap().len(), 1);
     session.id
 }
@@ -126,6 +131,14 @@ async fn finalize_with_edits_makes_a_new_revision_queued_with_its_photo() {
     let id = diagnosed(&desk, "en", "Alex").await;
     let turns_before = desk.store().turns(&id).await.unwrap().len();
 
+    // A finalized report changes only after a reopen.
+    dispatch(
+        &desk,
+        "report_reopen",
+        json!({"session_id": id, "by": "Alex"}),
+    )
+    .await
+    .unwrap();
     let done = dispatch(
         &desk,
         "report_finalize",
@@ -167,9 +180,13 @@ async fn finalize_with_edits_makes_a_new_revision_queued_with_its_photo() {
     assert!(rows[..last_report].iter().any(|(k, _)| k == "attachment"));
 
     // Later revisions keep the technician's wording.
+    dispatch(&desk, "report_reopen", json!({"session_id": id}))
+        .await
+        .unwrap();
     desk.chat_turn(&id, "write the report", vec![])
         .await
         .unwrap();
+    desk.finalize_report(&id, Default::default()).await.unwrap();
     let reports = desk.store().reports(&id).await.unwrap();
     assert_eq!(reports.len(), 3);
     assert!(reports[2].2.contains("Fuse blown by a chafed fan lead"));
@@ -378,6 +395,9 @@ async fn a_visit_with_two_complaints_has_a_block_for_each() {
     ] {
         desk.chat_turn(&session.id, line, vec![]).await.unwrap();
     }
+    desk.finalize_report(&session.id, Default::default())
+        .await
+        .unwrap();
     assert_eq!(desk.store().reports(&session.id).await.unwrap().len(), 1);
     let js = export(&desk, &session.id, "json").await;
     let doc: Value = serde_json::from_str(js["content"].as_str().unwrap()).unwrap();
@@ -446,7 +466,8 @@ async fn a_declined_second_complaint_is_written_up_as_not_diagnosed() {
     desk.finalize_report(&session.id, Default::default())
         .await
         .unwrap();
-    assert_eq!(desk.store().reports(&session.id).await.unwrap().len(), 2);
+    // Both write-ups were the draft; the finalize is the one revision.
+    assert_eq!(desk.store().reports(&session.id).await.unwrap().len(), 1);
     let js = export(&desk, &session.id, "json").await;
     let doc: Value = serde_json::from_str(js["content"].as_str().unwrap()).unwrap();
     let lines = doc["sections"][0]["complaints"].as_array().unwrap();

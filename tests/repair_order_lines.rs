@@ -743,6 +743,7 @@ async fn the_portal_report_carries_the_lines_pay_types_and_totals() {
     desk.chat_turn(&id, "write the report", vec![])
         .await
         .unwrap();
+    desk.finalize_report(&id, Default::default()).await.unwrap();
     let payload: String =
         sqlx::query_scalar("SELECT payload FROM outbox WHERE session_id = ? AND kind = 'report'")
             .bind(&id)
@@ -812,6 +813,7 @@ async fn the_csv_has_a_bom_and_money_columns() {
         desk.chat_turn(&id, "write the report", vec![])
             .await
             .unwrap();
+        desk.finalize_report(&id, Default::default()).await.unwrap();
         desk.close().await;
         id
     };

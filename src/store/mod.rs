@@ -31,7 +31,7 @@ pub use models::{
     Unit,
 };
 pub use outbox::{NewOutboxItem, OutboxKind};
-pub use reports::ReportInRange;
+pub use reports::{ReportDraft, ReportInRange};
 pub use ro_lines::{
     AuthMethod, AuthStatus, Authorization, LaborRow, PartRow, PayType, RoLine, SaveLine,
     WarrantyPayer,

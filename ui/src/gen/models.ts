@@ -195,6 +195,15 @@ export type DemoReport = { rules: ImportReport, orders: ImportReport, };
  */
 export type DocError = { file: string, line: number, field: string | null, message: string, };
 
+/**
+ * What a saved draft holds.
+ */
+export type DraftSaved = { 
+/**
+ * The revision its finalize will take.
+ */
+revision: number, body: string, turn_id: string, };
+
 export type Empty = Record<symbol, never>;
 
 export type Escalation = { escalated: boolean, reason: string | null, };
@@ -511,6 +520,20 @@ export type PriceLine = { from_minute: number, units: number, unit_price: Money,
 export type QuickAnswer = { label: string, text: string, };
 
 /**
+ * The last reopening of a session that is open again.
+ */
+export type ReopenView = { at: string, by: string | null, };
+
+/**
+ * What a reopen recorded.
+ */
+export type Reopened = { 
+/**
+ * The revision the next finalize will take.
+ */
+next_revision: number, reopened_at: string, reopened_by: string | null, };
+
+/**
  * A session's repair order: its lines priced, the totals, the settings
  * they were priced with, and the diagnoses a line can start from.
  */
@@ -519,6 +542,11 @@ export type RepairOrder = { session_id: string, ro_number: string, settings: RoS
 export type Reply = { kind: ReplyKind, text: string, step_id: string | null, citations: Array<string>, };
 
 export type ReplyKind = "question" | "answer" | "clarification" | "fallback" | "labor_draft" | "report" | "refusal";
+
+/**
+ * The draft as the report view shows it.
+ */
+export type ReportDraftView = { revision: number, language: string, body: string, updated_at: string, };
 
 /**
  * What a technician rewrote in the report before finalizing it: the 3C
@@ -563,7 +591,31 @@ export type ReportRef = { revision: number, created_at: string,
  */
 sync: ReportSync, };
 
+export type ReportReopenRequest = { session_id: string, 
+/**
+ * Who reopens it, for the audit trail.
+ */
+by?: string | null, };
+
 export type ReportRevision = { revision: number, language: string, format: string, body: string, created_at: string, };
+
+/**
+ * Where a session's report stands in its lifecycle.
+ */
+export type ReportStage = "none" | "draft" | "finalized";
+
+/**
+ * A session's report lifecycle: draft, finalized, reopened, draft, ...
+ */
+export type ReportState = { stage: ReportStage, 
+/**
+ * The newest final revision, if any.
+ */
+final_revision: number | null, draft: ReportDraftView | null, 
+/**
+ * Set while the session is open again after a finalize.
+ */
+reopened: ReopenView | null, };
 
 /**
  * A revision's delivery to the portal, as the outbox knows it.
