@@ -3,11 +3,10 @@
 //! exported as PDF (read back with pdftotext and rendered with pdftoppm),
 //! Markdown and JSON, and a date range exported as CSV + PDFs or a ZIP.
 
-use crate::common;
+use crate::common::{self, pdf_text, tool};
 
 use std::io::Read;
 use std::path::Path;
-use std::process::Command;
 
 use base64::Engine as _;
 use serde_json::{json, Value};
@@ -64,23 +63,6 @@ async fn diagnosed(desk: &Desk, language: &str, technician: &str) -> String {
         .unwrap();
     assert_eq!(desk.store().reports(&session.id).await.unwrap().len(), 1);
     session.id
-}
-
-fn tool(name: &str, args: &[&str]) -> Vec<u8> {
-    let out = Command::new(name)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("{name} is needed for this test (poppler-utils): {e}"));
-    assert!(
-        out.status.success(),
-        "{name} {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
-}
-
-fn pdf_text(path: &Path) -> String {
-    String::from_utf8(tool("pdftotext", &["-layout", path.to_str().unwrap(), "-"])).unwrap()
 }
 
 /// Share of pixels in page 1 (rendered at 50 dpi) that are strongly red:

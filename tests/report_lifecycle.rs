@@ -305,3 +305,146 @@ async fn the_read_only_reply_speaks_the_session_language() {
         "{reply}"
     );
 }
+
+/// A three-line repair order (warranty to the coach maker, customer pay,
+/// and a line whose estimate the customer declined without a diagnosis):
+/// the report has three 3C blocks and says which were declined, by whom,
+/// how and when, in the text, the Markdown, the JSON and the PDF.
+#[tokio::test]
+async fn declined_lines_are_reported_as_declined() {
+    let dir = tempfile::tempdir().unwrap();
+    let desk = Desk::open(dir.path()).await.unwrap();
+    let s = call(
+        &desk,
+        "session_new",
+        json!({"complaint": "roof fan does not run", "customer": "Jane Doe", "language": "en"}),
+    )
+    .await;
+    let id = s["id"].as_str().unwrap().to_owned();
+    for line in [
+        "the roof fan does not work",
+        "also the water heater wont make hot water on gas",
+        "the panel fuse is blown",
+        "next",
+        "12.6 at the board",
+        "no spark",
+        "electrode ceramic is cracked",
+    ] {
+        say(&desk, &id, line).await;
+    }
+    let ro = call(&desk, "ro_show", json!({"session_id": id})).await;
+    let first = ro["lines"][0]["id"].as_str().unwrap().to_owned();
+    call(
+        &desk,
+        "ro_line_save",
+        json!({"session_id": id, "line": {"line_id": first, "complaint": "roof fan does not run",
+            "pay_type": "warranty", "warranty_payer": "coach",
+            "labor": [{"description": "Replace fan fuse", "hours": "0.5"}]}}),
+    )
+    .await;
+    for words in ["No hot water on gas", "Awning will not retract"] {
+        call(
+            &desk,
+            "ro_line_save",
+            json!({"session_id": id, "line": {"complaint": words, "pay_type": "customer",
+                "parts": [{"description": "Part", "qty": "1", "unit_price": "20.00"}]}}),
+        )
+        .await;
+    }
+    let ro = call(&desk, "ro_show", json!({"session_id": id})).await;
+    let ids: Vec<String> = ro["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(ids.len(), 3);
+    let decide = |line: &str, decision: &str, method: &str| {
+        json!({"session_id": id, "authorization": {"line_id": line, "decision": decision,
+            "by": "Jane Doe", "method": method, "at": "2026-11-27T15:04:00Z"}})
+    };
+    call(
+        &desk,
+        "ro_line_authorize",
+        decide(&ids[0], "approved", "signature"),
+    )
+    .await;
+    call(
+        &desk,
+        "ro_line_authorize",
+        decide(&ids[1], "declined", "phone"),
+    )
+    .await;
+    call(
+        &desk,
+        "ro_line_authorize",
+        decide(&ids[2], "declined", "in_person"),
+    )
+    .await;
+
+    let turn = say(&desk, &id, "write it up").await;
+    let draft = turn["reply"]["text"].as_str().unwrap();
+    let when = servicedesk::when::local_display("2026-11-27T15:04:00Z");
+    assert!(
+        draft.contains(&format!(
+            "Estimate declined: Jane Doe, by phone, {when}\n\nCause:"
+        )),
+        "{draft}"
+    );
+    call(&desk, "report_finalize", json!({"session_id": id})).await;
+
+    let js = dispatch(
+        &desk,
+        "report_export",
+        json!({"session_id": id, "format": "json"}),
+    )
+    .await
+    .unwrap();
+    let doc: Value = serde_json::from_str(js["content"].as_str().unwrap()).unwrap();
+    let blocks = doc["sections"][0]["complaints"].as_array().unwrap();
+    assert_eq!(blocks.len(), 3, "{doc:#}");
+    assert_eq!(blocks[0]["declined"], Value::Null);
+    assert_eq!(
+        blocks[1]["declined"],
+        format!("Jane Doe, by phone, {when}").as_str()
+    );
+    assert!(blocks[1]["cause"].as_str().unwrap().contains("electrode"));
+    assert_eq!(blocks[2]["complaint"], "Awning will not retract");
+    assert_eq!(
+        blocks[2]["declined"],
+        format!("Jane Doe, in person, {when}").as_str()
+    );
+    assert_eq!(blocks[2]["cause"], "Not diagnosed this visit.");
+
+    let md = dispatch(
+        &desk,
+        "report_export",
+        json!({"session_id": id, "format": "markdown"}),
+    )
+    .await
+    .unwrap();
+    let md = md["content"].as_str().unwrap();
+    assert_eq!(
+        md.matches("**Estimate declined:** Jane Doe").count(),
+        2,
+        "{md}"
+    );
+
+    let pdf = dispatch(
+        &desk,
+        "report_export",
+        json!({"session_id": id, "format": "pdf"}),
+    )
+    .await
+    .unwrap();
+    use base64::Engine as _;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(pdf["content"].as_str().unwrap())
+        .unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let path = work.path().join("r.pdf");
+    std::fs::write(&path, bytes).unwrap();
+    let text = common::pdf_text(&path);
+    assert_eq!(text.matches("Estimate declined:").count(), 2, "{text}");
+    assert!(text.contains("Awning will not retract"), "{text}");
+}

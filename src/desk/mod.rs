@@ -606,8 +606,16 @@ impl Desk {
                     // A report asked for in the chat is a draft for review: it
                     // takes the next revision's number but uses none up, and
                     // only a finalize (reports::finalize_report) sends it.
-                    if outcome.report.is_some() {
+                    if let Some((_, body)) = &mut outcome.report {
                         outcome.state.report_revision = state.report_revision;
+                        *body = repair_order::with_declined(
+                            &engine.catalog,
+                            session,
+                            &outcome.state,
+                            &ro,
+                            body,
+                        );
+                        outcome.reply.text = body.clone();
                     }
                     let mut record = turn_record(text, &outcome, prepared.clone());
                     // The portal's items commit with the turn (store::outbox_items).

@@ -845,3 +845,45 @@ pub fn payload(ro: &RepairOrder) -> RoPayload {
             .collect(),
     }
 }
+
+/// The report body with the repair order's declined estimates stated
+/// (`engine::report::mark_declined`): each report line whose repair order
+/// line was declined, and each declined repair order line the diagnosis
+/// never reached (a block of its own). `state` is the one the report was
+/// written from; the repair order as the turn began.
+pub(crate) fn with_declined(
+    catalog: &Catalog,
+    session: &crate::store::Session,
+    state: &SessionState,
+    ro: &RoPayload,
+    body: &str,
+) -> String {
+    use crate::engine::report::{mark_declined, Declined};
+    let declined = |at: usize| -> Option<Declined> {
+        let a = &ro.lines.get(at)?.1["authorization"];
+        (a["status"] == "declined").then(|| Declined {
+            by: a["by"].as_str().map(str::to_owned),
+            method: a["method"].as_str().map(str::to_owned),
+            at: a["at"].as_str().map(crate::when::local_display),
+        })
+    };
+    let report = crate::store::outbox_items::report_lines(catalog, session, state);
+    let mut reached = vec![false; ro.lines.len()];
+    let mut marked = Vec::new();
+    for (i, line) in report.iter().enumerate() {
+        if let Some(at) = ro.line_of_report_line(i, line.key.as_deref()) {
+            reached[at] = true;
+            if let Some(d) = declined(at) {
+                marked.push((i, d));
+            }
+        }
+    }
+    let unlisted: Vec<(String, Declined)> = (0..ro.lines.len())
+        .filter(|at| !reached[*at])
+        .filter_map(|at| {
+            let words = ro.order["lines"][at]["complaint"].as_str()?.to_owned();
+            Some((words, declined(at)?))
+        })
+        .collect();
+    mark_declined(body, &state.language, &marked, &unlisted)
+}

@@ -232,6 +232,16 @@ impl Desk {
                     photos,
                 };
                 let mut outcome = engine.finalize(&state, &ctx, edits);
+                if let Some((_, body)) = &mut outcome.report {
+                    *body = crate::desk::repair_order::with_declined(
+                        &engine.catalog,
+                        session,
+                        &outcome.state,
+                        &ro,
+                        body,
+                    );
+                    outcome.reply.text = body.clone();
+                }
                 let Some((revision, body)) = outcome.report.clone() else {
                     return Err(format!(
                         "the report cannot be {} yet: {}",
