@@ -277,7 +277,12 @@ impl Desk {
 
     /// Saves one line whole, after every field is checked (an error names
     /// the field and the line item; nothing is written then).
-    pub async fn save_ro_line(&self, session_id: &str, input: RoLineInput) -> Result<RepairOrder> {
+    pub async fn save_ro_line(
+        &self,
+        session_id: &str,
+        input: RoLineInput,
+        edited_by: Option<&str>,
+    ) -> Result<RepairOrder> {
         let (_, state) = self.store().latest_state(session_id).await?;
         let known: Vec<String> = diagnoses(&self.engine().catalog, &state)
             .into_iter()
@@ -325,7 +330,9 @@ impl Desk {
             None => lines.push(candidate),
         }
         price(&lines, &self.ro_settings().await?)?;
-        self.store().save_ro_line(session_id, &line).await?;
+        self.store()
+            .save_ro_line(session_id, &line, edited_by)
+            .await?;
         self.repair_order(session_id).await
     }
 
@@ -335,6 +342,7 @@ impl Desk {
         &self,
         session_id: &str,
         input: RoAuthorizeInput,
+        edited_by: Option<&str>,
     ) -> Result<RepairOrder> {
         let status = match input.decision.trim() {
             "approved" => AuthStatus::Approved,
@@ -396,13 +404,18 @@ impl Desk {
             total_cents: Some(line.totals.total.cents()),
         };
         self.store()
-            .authorize_ro_line(session_id, &line.id, &auth)
+            .authorize_ro_line(session_id, &line.id, &auth, edited_by)
             .await?;
         self.repair_order(session_id).await
     }
 
     /// Removes a line; a repair order keeps at least one.
-    pub async fn delete_ro_line(&self, session_id: &str, line_id: &str) -> Result<RepairOrder> {
+    pub async fn delete_ro_line(
+        &self,
+        session_id: &str,
+        line_id: &str,
+        edited_by: Option<&str>,
+    ) -> Result<RepairOrder> {
         let lines = self.store().ro_lines(session_id).await?;
         if lines.len() == 1 && lines[0].id == line_id {
             return Err(invalid(
@@ -410,7 +423,9 @@ impl Desk {
                 "a repair order keeps at least one line; edit this one instead",
             ));
         }
-        self.store().delete_ro_line(session_id, line_id).await?;
+        self.store()
+            .delete_ro_line(session_id, line_id, edited_by)
+            .await?;
         self.repair_order(session_id).await
     }
 

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use sqlx::Row;
 
 use super::sessions::select_session;
-use super::{new_id, now, DeliveryState, Result, Session, SessionEdit, Store, StoreError};
+use super::{now, DeliveryState, Result, Session, SessionEdit, Store, StoreError};
 
 /// The session's report draft: written up in the chat (or edited), not yet
 /// finalized; `revision` is the one its finalize will take.
@@ -83,15 +83,15 @@ impl Store {
             .bind(session_id)
             .execute(&mut *tx)
             .await?;
-        sqlx::query(
-            "INSERT INTO session_edits (id, session_id, field, old_value, new_value, edited_by, edited_at)
-             VALUES (?, ?, 'status', 'finalized', 'open', ?, ?)",
+        super::sessions::insert_edit(
+            &mut tx,
+            session_id,
+            "status",
+            Some("finalized"),
+            Some("open"),
+            by,
+            &at,
         )
-        .bind(new_id())
-        .bind(session_id)
-        .bind(by)
-        .bind(&at)
-        .execute(&mut *tx)
         .await?;
         tx.commit().await?;
         Ok(Some(SessionEdit {

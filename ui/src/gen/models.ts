@@ -706,9 +706,17 @@ export type RoLaborRates = { customer: Money, warranty: Money, internal: Money, 
 
 export type RoLaborView = { description: string, hours: string, amount: Money, };
 
-export type RoLineAuthorizeRequest = { session_id: string, authorization: RoAuthorizeInput, };
+export type RoLineAuthorizeRequest = { session_id: string, authorization: RoAuthorizeInput, 
+/**
+ * Who makes the change, for the audit trail.
+ */
+edited_by?: string | null, };
 
-export type RoLineDeleteRequest = { session_id: string, line_id: string, };
+export type RoLineDeleteRequest = { session_id: string, line_id: string, 
+/**
+ * Who makes the change, for the audit trail.
+ */
+edited_by?: string | null, };
 
 /**
  * A complaint line as the writer saves it: a new one (no `line_id`) or an
@@ -736,7 +744,11 @@ warranty_maker?: string | null,
  */
 engine_complaint?: string | null, labor?: Array<RoLaborInput>, parts?: Array<RoPartInput>, };
 
-export type RoLineSaveRequest = { session_id: string, line: RoLineInput, };
+export type RoLineSaveRequest = { session_id: string, line: RoLineInput, 
+/**
+ * Who makes the change, for the audit trail.
+ */
+edited_by?: string | null, };
 
 /**
  * One complaint line, priced.
