@@ -799,3 +799,108 @@ async fn the_export_job_reports_progress_and_serve_hands_out_the_zip() {
     .unwrap_err();
     assert_eq!(err.code, "not_found");
 }
+
+/// The images `pdfimages -list` finds in a PDF, as (width, height).
+fn pdf_images(path: &Path) -> Vec<(u32, u32)> {
+    let list = String::from_utf8(tool("pdfimages", &["-list", path.to_str().unwrap()])).unwrap();
+    list.lines()
+        .skip(2)
+        .filter_map(|row| {
+            let cols: Vec<&str> = row.split_whitespace().collect();
+            Some((cols.get(3)?.parse().ok()?, cols.get(4)?.parse().ok()?))
+        })
+        .collect()
+}
+
+/// The shop's name, address and logo (Settings) head every report PDF: one
+/// exported from the app and each of a date range's; a bad logo is refused
+/// by name and changes nothing; the logo survives a sweep of unused blobs.
+#[tokio::test]
+async fn every_pdf_carries_the_shops_name_address_and_logo() {
+    let dir = tempfile::tempdir().unwrap();
+    let desk = Desk::open(dir.path()).await.unwrap();
+    // 120 × 60: a size no other picture in the report has.
+    let logo = common::png(120, 60, [20, 90, 200]);
+    let shop = dispatch(
+        &desk,
+        "shop_settings",
+        json!({"name": "Sunbelt RV Service", "address": "1200 Desert Rd\n  Mesa, AZ 85201  \n",
+               "logo_base64": base64::engine::general_purpose::STANDARD.encode(&logo)}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(shop["address"], "1200 Desert Rd\nMesa, AZ 85201");
+    assert_eq!(shop["logo"]["mime"], "image/png");
+
+    // A logo that is not an image is refused by name; the profile stays.
+    let err = dispatch(
+        &desk,
+        "shop_settings",
+        json!({"name": "Other name", "logo_base64": base64::engine::general_purpose::STANDARD.encode(b"GIF89a not a logo")}),
+    )
+    .await
+    .unwrap_err();
+    assert!(err.message.starts_with("logo:"), "{err:?}");
+    let now = dispatch(&desk, "shop_settings", json!({})).await.unwrap();
+    assert_eq!(now, shop);
+
+    // A sweep of unused blobs keeps the logo (the setting names it).
+    desk.sweep_artifacts(std::time::Duration::ZERO)
+        .await
+        .unwrap();
+
+    let id = diagnosed(&desk, "en", "Alex").await;
+    let out = export(&desk, &id, "pdf").await;
+    let pdf = base64::engine::general_purpose::STANDARD
+        .decode(out["content"].as_str().unwrap())
+        .unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let path = work.path().join("report.pdf");
+    std::fs::write(&path, &pdf).unwrap();
+    let text = pdf_text(&path);
+    for want in ["Sunbelt RV Service", "1200 Desert Rd", "Mesa, AZ 85201"] {
+        assert!(text.contains(want), "{want:?} missing:\n{text}");
+    }
+    assert!(
+        text.find("Sunbelt RV Service").unwrap() < text.find("Service report").unwrap(),
+        "the letterhead heads the page:\n{text}"
+    );
+    let images = pdf_images(&path);
+    assert!(images.contains(&(120, 60)), "no logo in {images:?}");
+    assert!(images.contains(&(640, 480)), "the photo too: {images:?}");
+    desk.close().await;
+
+    // Every PDF of a date range has them too.
+    let today = chrono::Local::now().date_naive();
+    let (from, to) = (
+        (today - chrono::Duration::days(1)).to_string(),
+        (today + chrono::Duration::days(1)).to_string(),
+    );
+    let out = tempfile::tempdir().unwrap();
+    let result = common::cli_json(
+        dir.path(),
+        &[
+            "export",
+            "reports",
+            "--from",
+            &from,
+            "--to",
+            &to,
+            "--out",
+            out.path().to_str().unwrap(),
+            "--json",
+        ],
+    );
+    let folder = Path::new(result["path"].as_str().unwrap());
+    let pdfs: Vec<_> = std::fs::read_dir(folder)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pdf"))
+        .collect();
+    assert_eq!(pdfs.len(), 1);
+    for p in pdfs {
+        assert!(pdf_text(&p).contains("Sunbelt RV Service"));
+        assert!(pdf_images(&p).contains(&(120, 60)));
+    }
+}

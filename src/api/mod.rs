@@ -788,4 +788,6 @@ commands! { desk, req;
         repair_order::ro_line_delete(desk, req);
     ro_settings: crate::desk::repair_order::RoSettingsPatch => crate::desk::pricing::RoSettings =
         repair_order::ro_settings(desk, req);
+    shop_settings: repair_order::ShopSettingsRequest => crate::desk::shop::ShopProfile =
+        repair_order::shop_settings(desk, req);
 }

@@ -74,6 +74,48 @@ pub async fn ro_line_delete(
         .await?)
 }
 
+/// `shop_settings`: read (empty payload) or change the shop's name, address
+/// and logo, printed at the top of every report PDF.
+#[derive(Debug, Clone, Default, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
+#[serde(deny_unknown_fields)]
+pub struct ShopSettingsRequest {
+    /// The shop's name; empty clears it.
+    pub name: Option<String>,
+    /// Its address, one line per address line; empty clears it.
+    pub address: Option<String>,
+    /// A PNG or JPEG, base64; at most 2 MiB.
+    pub logo_base64: Option<String>,
+    #[serde(default)]
+    #[ts(optional = nullable)]
+    pub remove_logo: bool,
+}
+
+pub async fn shop_settings(
+    desk: &Desk,
+    req: ShopSettingsRequest,
+) -> Result<crate::desk::shop::ShopProfile, AppError> {
+    use base64::Engine as _;
+    let logo = match req.logo_base64 {
+        Some(text) => Some(
+            base64::engine::general_purpose::STANDARD
+                .decode(text.trim().as_bytes())
+                .map_err(|e| {
+                    AppError::new("invalid_input", format!("logo_base64: is not base64: {e}"))
+                })?,
+        ),
+        None => None,
+    };
+    Ok(desk
+        .set_shop_profile(crate::desk::shop::ShopPatch {
+            name: req.name,
+            address: req.address,
+            logo,
+            remove_logo: req.remove_logo,
+        })
+        .await?)
+}
+
 /// Get, or change and get, the money settings.
 pub async fn ro_settings(desk: &Desk, req: RoSettingsPatch) -> Result<RoSettings, AppError> {
     Ok(desk.set_ro_settings(req).await?)

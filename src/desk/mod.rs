@@ -7,6 +7,7 @@ mod eval;
 mod knowledge_store;
 pub mod pricing;
 pub mod repair_order;
+pub mod shop;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -51,14 +51,39 @@ impl PdfError {
     }
 }
 
-/// The revision as a PDF document.
+/// The shop a report's letterhead names (Settings): its name, address and
+/// logo (type and verified bytes).
+#[derive(Debug, Clone, Default)]
+pub struct Shop {
+    pub name: Option<String>,
+    pub address: Option<String>,
+    pub logo: Option<(String, Vec<u8>)>,
+}
+
+/// The revision as a PDF document, under the shop's letterhead.
 pub fn report_pdf(
     session: &Session,
     report: &StoredReport,
     photos: &[PhotoFile],
+    shop: &Shop,
 ) -> Result<Vec<u8>, PdfError> {
     let doc = report::parse(&report.body, &report.language);
     let mut files: HashMap<FileId, Bytes> = HashMap::new();
+    // A logo that cannot be embedded leaves the name and address alone.
+    let logo = shop
+        .logo
+        .as_ref()
+        .and_then(|(mime, bytes)| page_image(bytes, mime).ok())
+        .map(|(ext, bytes)| {
+            let p = format!("shop/logo.{ext}");
+            files.insert(file_id(&p), Bytes::new(bytes));
+            p
+        });
+    let shop_json = json!({
+        "name": shop.name,
+        "address": shop.address.as_deref().map(|a| a.lines().collect::<Vec<_>>()).unwrap_or_default(),
+        "logo": logo,
+    });
     let mut used = vec![false; photos.len()];
     let cited = doc
         .blocks
@@ -116,12 +141,16 @@ pub fn report_pdf(
         "revision_label": format!("Revision {}", report.revision),
         "finalized_at": human_time(&report.created_at),
         "header": header,
+        "shop": shop_json,
         "blocks": blocks,
         "photos": photo_json,
         "photos_title": "Photos",
         "no_photos": "None attached.",
         "translation_title": translation_title,
-        "footer": format!("RV Service Desk · session {short} · revision {}", report.revision),
+        "footer": match &shop.name {
+            Some(name) => format!("{name} · session {short} · revision {}", report.revision),
+            None => format!("RV Service Desk · session {short} · revision {}", report.revision),
+        },
     });
     files.insert(
         file_id("report.json"),

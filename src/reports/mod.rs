@@ -399,16 +399,28 @@ impl Desk {
     ) -> Result<(Session, StoredReport, Vec<u8>)> {
         let (session, report) = self.report_revision(session_id, revision).await?;
         let photos = self.report_photos(session_id).await?;
+        let shop = self.letterhead().await?;
         let (s, r) = (session.clone(), report.clone());
-        let pdf =
-            tokio::task::spawn_blocking(move || crate::export::pdf::report_pdf(&s, &r, &photos))
-                .await
-                .map_err(|e| DeskError::Join(e.to_string()))?
-                .map_err(|e| DeskError::Invalid {
-                    field: "report",
-                    message: e.to_string(),
-                })?;
+        let pdf = tokio::task::spawn_blocking(move || {
+            crate::export::pdf::report_pdf(&s, &r, &photos, &shop)
+        })
+        .await
+        .map_err(|e| DeskError::Join(e.to_string()))?
+        .map_err(|e| DeskError::Invalid {
+            field: "report",
+            message: e.to_string(),
+        })?;
         Ok((session, report, pdf))
+    }
+
+    /// The shop's letterhead for a PDF: name, address and the logo's bytes.
+    pub async fn letterhead(&self) -> Result<crate::export::pdf::Shop> {
+        let profile = self.shop_profile().await?;
+        Ok(crate::export::pdf::Shop {
+            name: profile.name,
+            address: profile.address,
+            logo: self.shop_logo().await?,
+        })
     }
 
     /// Each revision's portal delivery state, by revision.

@@ -191,6 +191,9 @@ export const api = {
   /** The labor rates and tax; with fields, sets those first. */
   roSettings: (input: CommandRequest<'ro_settings'> = {}) => call('ro_settings', input),
 
+  /** Reads (no input) or changes the shop's name, address and logo, which head every report PDF. */
+  shopSettings: (input: CommandRequest<'shop_settings'> = {}) => call('shop_settings', input),
+
   reportsExportStart: (input: ReportsExportInput) =>
     call('reports_export_start', { ...compact(input), from: input.from, to: input.to }),
 

@@ -1051,6 +1051,34 @@ export type SessionStatus = "open" | "escalated" | "finalized";
  */
 export type SessionUpdateRequest = { session_id: string, edited_by?: string | null, complaint: string, customer?: string | null, customer_phone?: string | null, customer_email?: string | null, technician?: string | null, vin?: string | null, plate?: string | null, make_model?: string | null, model_year?: number | null, odometer?: number | null, odometer_unit?: OdometerUnit | null, engine_hours?: number | null, };
 
+/**
+ * The shop's logo, as stored.
+ */
+export type ShopLogo = { sha256: string, mime: string, };
+
+/**
+ * The shop's name, address (one line per address line) and logo.
+ */
+export type ShopProfile = { name: string | null, address: string | null, logo: ShopLogo | null, };
+
+/**
+ * `shop_settings`: read (empty payload) or change the shop's name, address
+ * and logo, printed at the top of every report PDF.
+ */
+export type ShopSettingsRequest = { 
+/**
+ * The shop's name; empty clears it.
+ */
+name?: string | null, 
+/**
+ * Its address, one line per address line; empty clears it.
+ */
+address?: string | null, 
+/**
+ * A PNG or JPEG, base64; at most 2 MiB.
+ */
+logo_base64?: string | null, remove_logo?: boolean, };
+
 export type SimulateRequest = { 
 /**
  * A payload to simulate directly (no store).
