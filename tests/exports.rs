@@ -904,3 +904,54 @@ async fn every_pdf_carries_the_shops_name_address_and_logo() {
         assert!(pdf_images(&p).contains(&(120, 60)));
     }
 }
+
+/// A person reads an export's times in the machine's zone: the PDF's and
+/// the Markdown's revision time is local with its offset, never UTC ISO.
+#[tokio::test]
+async fn exports_show_times_in_the_machines_zone() {
+    let dir = tempfile::tempdir().unwrap();
+    let desk = Desk::open(dir.path()).await.unwrap();
+    let id = diagnosed(&desk, "en", "Alex").await;
+    let created = desk.store().reports(&id).await.unwrap()[0].3.clone();
+    desk.close().await;
+    // Phoenix keeps UTC-7 all year: the expected text does not move with DST.
+    let utc = chrono::DateTime::parse_from_rfc3339(&created).unwrap();
+    let phoenix = (utc - chrono::Duration::hours(7))
+        .format("%Y-%m-%d %H:%M (UTC-07:00)")
+        .to_string();
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_servicedesk"))
+            .arg("--data-dir")
+            .arg(dir.path())
+            .args(args)
+            .env("TZ", "America/Phoenix")
+            .env_remove("SERVICEDESK_DATA_DIR")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let md = run(&["report", "export", &id, "--format", "markdown"]);
+    assert!(
+        md.contains(&format!("| Revision | 1 ({phoenix}) |")),
+        "{md}"
+    );
+    assert!(!md.contains(&created), "{md}");
+    let work = tempfile::tempdir().unwrap();
+    let pdf = work.path().join("r.pdf");
+    run(&[
+        "report",
+        "export",
+        &id,
+        "--format",
+        "pdf",
+        "--out",
+        pdf.to_str().unwrap(),
+    ]);
+    let text = pdf_text(&pdf);
+    assert!(text.contains(&phoenix), "{phoenix:?} not in:\n{text}");
+}

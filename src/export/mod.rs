@@ -82,7 +82,8 @@ pub fn report_markdown(session: &Session, report: &StoredReport) -> String {
     }
     out.push_str(&format!(
         "| Revision | {} ({}) |\n",
-        report.revision, report.created_at
+        report.revision,
+        crate::when::local_display(&report.created_at)
     ));
     out.push('\n');
     for line in report.body.lines() {

@@ -139,7 +139,7 @@ pub fn report_pdf(
         "subtitle": session.unit.make_model,
         "author": session.technician.clone().unwrap_or_default(),
         "revision_label": format!("Revision {}", report.revision),
-        "finalized_at": human_time(&report.created_at),
+        "finalized_at": crate::when::local_display(&report.created_at),
         "header": header,
         "shop": shop_json,
         "blocks": blocks,
@@ -226,18 +226,6 @@ fn page_image(bytes: &[u8], mime: &str) -> Result<(&'static str, Vec<u8>), Strin
     let jpeg = crate::artifacts::jpeg_within(&img, MAX_EDGE_PX, 82)
         .ok_or("the photo cannot be re-encoded")?;
     Ok(("jpg", jpeg))
-}
-
-/// "2026-11-24 00:26 UTC" for a stored RFC 3339 instant (as stored if it
-/// does not parse).
-fn human_time(rfc3339: &str) -> String {
-    chrono::DateTime::parse_from_rfc3339(rfc3339)
-        .map(|t| {
-            t.with_timezone(&chrono::Utc)
-                .format("%Y-%m-%d %H:%M UTC")
-                .to_string()
-        })
-        .unwrap_or_else(|_| rfc3339.to_string())
 }
 
 fn file_id(path: &str) -> FileId {
