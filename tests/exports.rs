@@ -3,11 +3,10 @@
 //! exported as PDF (read back with pdftotext and rendered with pdftoppm),
 //! Markdown and JSON, and a date range exported as CSV + PDFs or a ZIP.
 
-use crate::common;
+use crate::common::{self, pdf_text, tool};
 
 use std::io::Read;
 use std::path::Path;
-use std::process::Command;
 
 use base64::Engine as _;
 use serde_json::{json, Value};
@@ -57,25 +56,13 @@ async fn diagnosed(desk: &Desk, language: &str, technician: &str) -> String {
     for line in script {
         desk.chat_turn(&session.id, line, vec![]).await.unwrap();
     }
+    // The write-up is a draft; exports are of what was finalized.
+    assert_eq!(desk.store().reports(&session.id).await.unwrap().len(), 0);
+    desk.finalize_report(&session.id, Default::default())
+        .await
+        .unwrap();
     assert_eq!(desk.store().reports(&session.id).await.unwrap().len(), 1);
     session.id
-}
-
-fn tool(name: &str, args: &[&str]) -> Vec<u8> {
-    let out = Command::new(name)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("{name} is needed for this test (poppler-utils): {e}"));
-    assert!(
-        out.status.success(),
-        "{name} {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
-}
-
-fn pdf_text(path: &Path) -> String {
-    String::from_utf8(tool("pdftotext", &["-layout", path.to_str().unwrap(), "-"])).unwrap()
 }
 
 /// Share of pixels in page 1 (rendered at 50 dpi) that are strongly red:
@@ -126,6 +113,14 @@ async fn finalize_with_edits_makes_a_new_revision_queued_with_its_photo() {
     let id = diagnosed(&desk, "en", "Alex").await;
     let turns_before = desk.store().turns(&id).await.unwrap().len();
 
+    // A finalized report changes only after a reopen.
+    dispatch(
+        &desk,
+        "report_reopen",
+        json!({"session_id": id, "by": "Alex"}),
+    )
+    .await
+    .unwrap();
     let done = dispatch(
         &desk,
         "report_finalize",
@@ -167,9 +162,13 @@ async fn finalize_with_edits_makes_a_new_revision_queued_with_its_photo() {
     assert!(rows[..last_report].iter().any(|(k, _)| k == "attachment"));
 
     // Later revisions keep the technician's wording.
+    dispatch(&desk, "report_reopen", json!({"session_id": id}))
+        .await
+        .unwrap();
     desk.chat_turn(&id, "write the report", vec![])
         .await
         .unwrap();
+    desk.finalize_report(&id, Default::default()).await.unwrap();
     let reports = desk.store().reports(&id).await.unwrap();
     assert_eq!(reports.len(), 3);
     assert!(reports[2].2.contains("Fuse blown by a chafed fan lead"));
@@ -378,6 +377,9 @@ async fn a_visit_with_two_complaints_has_a_block_for_each() {
     ] {
         desk.chat_turn(&session.id, line, vec![]).await.unwrap();
     }
+    desk.finalize_report(&session.id, Default::default())
+        .await
+        .unwrap();
     assert_eq!(desk.store().reports(&session.id).await.unwrap().len(), 1);
     let js = export(&desk, &session.id, "json").await;
     let doc: Value = serde_json::from_str(js["content"].as_str().unwrap()).unwrap();
@@ -446,7 +448,8 @@ async fn a_declined_second_complaint_is_written_up_as_not_diagnosed() {
     desk.finalize_report(&session.id, Default::default())
         .await
         .unwrap();
-    assert_eq!(desk.store().reports(&session.id).await.unwrap().len(), 2);
+    // Both write-ups were the draft; the finalize is the one revision.
+    assert_eq!(desk.store().reports(&session.id).await.unwrap().len(), 1);
     let js = export(&desk, &session.id, "json").await;
     let doc: Value = serde_json::from_str(js["content"].as_str().unwrap()).unwrap();
     let lines = doc["sections"][0]["complaints"].as_array().unwrap();
@@ -795,4 +798,160 @@ async fn the_export_job_reports_progress_and_serve_hands_out_the_zip() {
     .await
     .unwrap_err();
     assert_eq!(err.code, "not_found");
+}
+
+/// The images `pdfimages -list` finds in a PDF, as (width, height).
+fn pdf_images(path: &Path) -> Vec<(u32, u32)> {
+    let list = String::from_utf8(tool("pdfimages", &["-list", path.to_str().unwrap()])).unwrap();
+    list.lines()
+        .skip(2)
+        .filter_map(|row| {
+            let cols: Vec<&str> = row.split_whitespace().collect();
+            Some((cols.get(3)?.parse().ok()?, cols.get(4)?.parse().ok()?))
+        })
+        .collect()
+}
+
+/// The shop's name, address and logo (Settings) head every report PDF: one
+/// exported from the app and each of a date range's; a bad logo is refused
+/// by name and changes nothing; the logo survives a sweep of unused blobs.
+#[tokio::test]
+async fn every_pdf_carries_the_shops_name_address_and_logo() {
+    let dir = tempfile::tempdir().unwrap();
+    let desk = Desk::open(dir.path()).await.unwrap();
+    // 120 × 60: a size no other picture in the report has.
+    let logo = common::png(120, 60, [20, 90, 200]);
+    let shop = dispatch(
+        &desk,
+        "shop_settings",
+        json!({"name": "Sunbelt RV Service", "address": "1200 Desert Rd\n  Mesa, AZ 85201  \n",
+               "logo_base64": base64::engine::general_purpose::STANDARD.encode(&logo)}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(shop["address"], "1200 Desert Rd\nMesa, AZ 85201");
+    assert_eq!(shop["logo"]["mime"], "image/png");
+
+    // A logo that is not an image is refused by name; the profile stays.
+    let err = dispatch(
+        &desk,
+        "shop_settings",
+        json!({"name": "Other name", "logo_base64": base64::engine::general_purpose::STANDARD.encode(b"GIF89a not a logo")}),
+    )
+    .await
+    .unwrap_err();
+    assert!(err.message.starts_with("logo:"), "{err:?}");
+    let now = dispatch(&desk, "shop_settings", json!({})).await.unwrap();
+    assert_eq!(now, shop);
+
+    // A sweep of unused blobs keeps the logo (the setting names it).
+    desk.sweep_artifacts(std::time::Duration::ZERO)
+        .await
+        .unwrap();
+
+    let id = diagnosed(&desk, "en", "Alex").await;
+    let out = export(&desk, &id, "pdf").await;
+    let pdf = base64::engine::general_purpose::STANDARD
+        .decode(out["content"].as_str().unwrap())
+        .unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let path = work.path().join("report.pdf");
+    std::fs::write(&path, &pdf).unwrap();
+    let text = pdf_text(&path);
+    for want in ["Sunbelt RV Service", "1200 Desert Rd", "Mesa, AZ 85201"] {
+        assert!(text.contains(want), "{want:?} missing:\n{text}");
+    }
+    assert!(
+        text.find("Sunbelt RV Service").unwrap() < text.find("Service report").unwrap(),
+        "the letterhead heads the page:\n{text}"
+    );
+    let images = pdf_images(&path);
+    assert!(images.contains(&(120, 60)), "no logo in {images:?}");
+    assert!(images.contains(&(640, 480)), "the photo too: {images:?}");
+    desk.close().await;
+
+    // Every PDF of a date range has them too.
+    let today = chrono::Local::now().date_naive();
+    let (from, to) = (
+        (today - chrono::Duration::days(1)).to_string(),
+        (today + chrono::Duration::days(1)).to_string(),
+    );
+    let out = tempfile::tempdir().unwrap();
+    let result = common::cli_json(
+        dir.path(),
+        &[
+            "export",
+            "reports",
+            "--from",
+            &from,
+            "--to",
+            &to,
+            "--out",
+            out.path().to_str().unwrap(),
+            "--json",
+        ],
+    );
+    let folder = Path::new(result["path"].as_str().unwrap());
+    let pdfs: Vec<_> = std::fs::read_dir(folder)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pdf"))
+        .collect();
+    assert_eq!(pdfs.len(), 1);
+    for p in pdfs {
+        assert!(pdf_text(&p).contains("Sunbelt RV Service"));
+        assert!(pdf_images(&p).contains(&(120, 60)));
+    }
+}
+
+/// A person reads an export's times in the machine's zone: the PDF's and
+/// the Markdown's revision time is local with its offset, never UTC ISO.
+#[tokio::test]
+async fn exports_show_times_in_the_machines_zone() {
+    let dir = tempfile::tempdir().unwrap();
+    let desk = Desk::open(dir.path()).await.unwrap();
+    let id = diagnosed(&desk, "en", "Alex").await;
+    let created = desk.store().reports(&id).await.unwrap()[0].3.clone();
+    desk.close().await;
+    // Phoenix keeps UTC-7 all year: the expected text does not move with DST.
+    let utc = chrono::DateTime::parse_from_rfc3339(&created).unwrap();
+    let phoenix = (utc - chrono::Duration::hours(7))
+        .format("%Y-%m-%d %H:%M (UTC-07:00)")
+        .to_string();
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_servicedesk"))
+            .arg("--data-dir")
+            .arg(dir.path())
+            .args(args)
+            .env("TZ", "America/Phoenix")
+            .env_remove("SERVICEDESK_DATA_DIR")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let md = run(&["report", "export", &id, "--format", "markdown"]);
+    assert!(
+        md.contains(&format!("| Revision | 1 ({phoenix}) |")),
+        "{md}"
+    );
+    assert!(!md.contains(&created), "{md}");
+    let work = tempfile::tempdir().unwrap();
+    let pdf = work.path().join("r.pdf");
+    run(&[
+        "report",
+        "export",
+        &id,
+        "--format",
+        "pdf",
+        "--out",
+        pdf.to_str().unwrap(),
+    ]);
+    let text = pdf_text(&pdf);
+    assert!(text.contains(&phoenix), "{phoenix:?} not in:\n{text}");
 }

@@ -80,6 +80,7 @@ async fn three_lines(desk: &Desk) -> (String, RepairOrder) {
     assert_eq!(first.lines[0].pay_type.as_str(), "customer");
     let save = |line: RoLineInput| RoLineSaveRequest {
         session_id: s.id.clone(),
+        edited_by: None,
         line,
     };
     ro::ro_line_save(
@@ -215,6 +216,7 @@ async fn a_three_line_repair_order_is_priced_to_the_cent() {
         &desk,
         RoLineDeleteRequest {
             session_id: session_id.clone(),
+            edited_by: None,
             line_id: customer.id.clone(),
         },
     )
@@ -347,6 +349,7 @@ async fn bad_input_names_the_field_and_writes_nothing() {
             &desk,
             RoLineSaveRequest {
                 session_id: session_id.clone(),
+                edited_by: None,
                 line: input,
             },
         )
@@ -437,6 +440,7 @@ async fn bad_input_names_the_field_and_writes_nothing() {
         &desk2,
         RoLineDeleteRequest {
             session_id: s.id,
+            edited_by: None,
             line_id: only.lines[0].id.clone(),
         },
     )
@@ -711,6 +715,7 @@ async fn the_portal_report_carries_the_lines_pay_types_and_totals() {
         &desk,
         RoLineSaveRequest {
             session_id: id.clone(),
+            edited_by: None,
             line: RoLineInput {
                 line_id: Some(line1),
                 complaint: "Roof fan does not run".into(),
@@ -730,6 +735,7 @@ async fn the_portal_report_carries_the_lines_pay_types_and_totals() {
         &desk,
         RoLineSaveRequest {
             session_id: id.clone(),
+            edited_by: None,
             line: RoLineInput {
                 complaint: "Replace torn screen door".into(),
                 pay_type: "customer".into(),
@@ -743,6 +749,7 @@ async fn the_portal_report_carries_the_lines_pay_types_and_totals() {
     desk.chat_turn(&id, "write the report", vec![])
         .await
         .unwrap();
+    desk.finalize_report(&id, Default::default()).await.unwrap();
     let payload: String =
         sqlx::query_scalar("SELECT payload FROM outbox WHERE session_id = ? AND kind = 'report'")
             .bind(&id)
@@ -798,6 +805,7 @@ async fn the_csv_has_a_bom_and_money_columns() {
             &desk,
             RoLineSaveRequest {
                 session_id: id.clone(),
+                edited_by: None,
                 line: RoLineInput {
                     complaint: "A/C run capacitor reads 12 µF, rated 45 µF".into(),
                     pay_type: "customer".into(),
@@ -812,6 +820,7 @@ async fn the_csv_has_a_bom_and_money_columns() {
         desk.chat_turn(&id, "write the report", vec![])
             .await
             .unwrap();
+        desk.finalize_report(&id, Default::default()).await.unwrap();
         desk.close().await;
         id
     };
@@ -922,6 +931,7 @@ async fn each_lines_estimate_is_approved_or_declined() {
             &desk,
             RoLineAuthorizeRequest {
                 session_id: id.clone(),
+                edited_by: None,
                 authorization: input,
             },
         )
@@ -960,6 +970,7 @@ async fn each_lines_estimate_is_approved_or_declined() {
     let l2 = &after.lines[1];
     let resave = |hours: &str| RoLineSaveRequest {
         session_id: id.clone(),
+        edited_by: None,
         line: RoLineInput {
             line_id: Some(l2.id.clone()),
             complaint: "Awning will not retract".into(),
@@ -1013,6 +1024,7 @@ async fn each_lines_estimate_is_approved_or_declined() {
         &desk,
         RoLineSaveRequest {
             session_id: id.clone(),
+            edited_by: None,
             line: RoLineInput {
                 complaint: "Check the tire pressure".into(),
                 pay_type: "customer".into(),
@@ -1057,6 +1069,7 @@ async fn an_order_too_large_to_price_is_refused_at_save() {
         &desk,
         RoLineSaveRequest {
             session_id: id.clone(),
+            edited_by: None,
             line: RoLineInput {
                 complaint: "Everything".into(),
                 pay_type: "customer".into(),
@@ -1082,4 +1095,172 @@ async fn an_order_too_large_to_price_is_refused_at_save() {
     desk.chat_turn(&id, "the fridge is not cooling", vec![])
         .await
         .unwrap();
+}
+
+/// An audit row: field, old value, new value, who.
+type AuditRow = (String, Option<String>, Option<String>, Option<String>);
+
+/// Every change to a line is in the session's audit trail with who made it
+/// and the line before and after: added, re-priced (its approval back to
+/// pending), answered, deleted. A finalized repair order's lines cannot
+/// change until it is reopened, and a refused change writes nothing.
+#[tokio::test]
+async fn line_changes_are_in_the_audit_trail_and_a_finalized_ro_refuses_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let desk = Desk::open(dir.path()).await.unwrap();
+    shop_rates(&desk).await;
+    let call = |command: &'static str, payload: Value| {
+        let desk = &desk;
+        async move {
+            api::dispatch(desk, command, payload)
+                .await
+                .unwrap_or_else(|e| panic!("{command}: {e:?}"))
+        }
+    };
+    let s = call(
+        "session_new",
+        json!({"complaint": "roof fan does not run", "language": "en"}),
+    )
+    .await;
+    let id = s["id"].as_str().unwrap().to_owned();
+    let edits = |show: &Value| -> Vec<AuditRow> {
+        show["edits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                let text = |k: &str| e[k].as_str().map(str::to_owned);
+                (
+                    e["field"].as_str().unwrap().to_owned(),
+                    text("old_value"),
+                    text("new_value"),
+                    text("edited_by"),
+                )
+            })
+            .collect()
+    };
+    let ro = call(
+        "ro_line_save",
+        json!({"session_id": id, "edited_by": "Marta", "line": {"complaint": "Awning will not retract",
+            "pay_type": "customer", "labor": [{"description": "Inspect awning motor", "hours": "1.5"}],
+            "parts": [{"part_no": "AW-1", "description": "Awning switch", "qty": "1", "unit_price": "24.95"}]}}),
+    )
+    .await;
+    let line = ro["lines"][1]["id"].as_str().unwrap().to_owned();
+    let show = call("session_show", json!({"session_id": id})).await;
+    let added = "Awning will not retract; customer; labor 1.50 h in 1 line(s); parts: AW-1 Awning switch x1.00 @ 24.95";
+    assert_eq!(
+        edits(&show),
+        [(
+            "line 2".into(),
+            None,
+            Some(added.into()),
+            Some("Marta".into())
+        )]
+    );
+
+    call(
+        "ro_line_authorize",
+        json!({"session_id": id, "edited_by": "Marta", "authorization": {"line_id": line,
+            "decision": "approved", "by": "Jane Doe", "method": "phone", "at": "2026-11-27T15:04:00Z"}}),
+    )
+    .await;
+    // Re-priced: the line changes and its approval goes back to pending, both recorded.
+    call(
+        "ro_line_save",
+        json!({"session_id": id, "edited_by": "Sam", "line": {"line_id": line,
+            "complaint": "Awning will not retract", "pay_type": "customer",
+            "labor": [{"description": "Inspect awning motor", "hours": "2"}],
+            "parts": [{"part_no": "AW-1", "description": "Awning switch", "qty": "1", "unit_price": "24.95"}]}}),
+    )
+    .await;
+    let show = call("session_show", json!({"session_id": id})).await;
+    let trail = edits(&show);
+    assert_eq!(trail.len(), 4, "{trail:#?}");
+    assert_eq!(
+        trail[1],
+        (
+            "line 2 authorization".into(),
+            Some("pending".into()),
+            Some("approved, by Jane Doe, phone, 2026-11-27T15:04:00Z".into()),
+            Some("Marta".into())
+        )
+    );
+    assert_eq!(trail[2].0, "line 2");
+    assert_eq!(trail[2].1.as_deref(), Some(added));
+    assert!(
+        trail[2].2.as_deref().unwrap().contains("labor 2.00 h"),
+        "{trail:#?}"
+    );
+    assert_eq!(trail[2].3.as_deref(), Some("Sam"));
+    assert_eq!(
+        (trail[3].0.as_str(), trail[3].2.as_deref()),
+        ("line 2 authorization", Some("pending"))
+    );
+
+    // Saving the line as it is records nothing.
+    let same = json!({"session_id": id, "line": {"line_id": line,
+        "complaint": "Awning will not retract", "pay_type": "customer",
+        "labor": [{"description": "Inspect awning motor", "hours": "2"}],
+        "parts": [{"part_no": "AW-1", "description": "Awning switch", "qty": "1", "unit_price": "24.95"}]}});
+    call("ro_line_save", same.clone()).await;
+    let show = call("session_show", json!({"session_id": id})).await;
+    assert_eq!(edits(&show).len(), 4);
+
+    // Finalized: no line changes (nothing written), until a reopen.
+    for line in ["the roof fan does not work", "the panel fuse is blown"] {
+        call("chat_turn", json!({"session_id": id, "text": line})).await;
+    }
+    call("report_finalize", json!({"session_id": id})).await;
+    let before = call("ro_show", json!({"session_id": id})).await;
+    for (command, payload) in [
+        ("ro_line_save", same.clone()),
+        (
+            "ro_line_authorize",
+            json!({"session_id": id, "authorization": {"line_id": line, "decision": "declined",
+                "by": "Jane Doe", "method": "phone"}}),
+        ),
+        ("ro_line_delete", json!({"session_id": id, "line_id": line})),
+    ] {
+        let err = api::dispatch(&desk, command, payload).await.unwrap_err();
+        assert_eq!(err.code, "invalid_input", "{command}: {err:?}");
+        assert!(
+            err.message.starts_with("session_id:") && err.message.contains("is finalized"),
+            "{command}: {err:?}"
+        );
+    }
+    // The header too.
+    let err = api::dispatch(
+        &desk,
+        "session_update",
+        json!({"session_id": id, "complaint": "roof fan does not run", "customer": "Someone Else"}),
+    )
+    .await
+    .unwrap_err();
+    assert!(err.message.contains("is finalized"), "{err:?}");
+    assert_eq!(call("ro_show", json!({"session_id": id})).await, before);
+    let show = call("session_show", json!({"session_id": id})).await;
+    assert_eq!(edits(&show).len(), 4);
+    assert_eq!(show["session"]["customer"], Value::Null);
+
+    call("report_reopen", json!({"session_id": id, "by": "Marta"})).await;
+    call(
+        "ro_line_delete",
+        json!({"session_id": id, "line_id": line, "edited_by": "Marta"}),
+    )
+    .await;
+    let show = call("session_show", json!({"session_id": id})).await;
+    let trail = edits(&show);
+    let last = trail.last().unwrap();
+    assert_eq!(last.0, "line 2");
+    assert!(last
+        .1
+        .as_deref()
+        .unwrap()
+        .starts_with("Awning will not retract; customer; labor 2.00 h"));
+    assert_eq!(
+        (last.2.as_deref(), last.3.as_deref()),
+        (None, Some("Marta"))
+    );
+    assert_eq!(trail[trail.len() - 2].0, "status");
 }

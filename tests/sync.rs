@@ -365,15 +365,25 @@ async fn fan_fuse_report_with_a_photo(desk: &Desk) -> Session {
         .await
         .unwrap();
     desk.chat_turn(&s.id, "write it up", vec![]).await.unwrap();
+    desk.finalize_report(&s.id, Default::default())
+        .await
+        .unwrap();
     s
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_chat_finalize_queues_photos_before_the_report_once_each() {
+async fn a_finalize_queues_photos_before_the_report_once_each() {
     let dir = tempfile::tempdir().unwrap();
     let desk = Desk::open(dir.path()).await.unwrap();
     let s = fan_fuse_report_with_a_photo(&desk).await;
+    // A write-up after finalizing changes nothing until a reopen; the next
+    // finalize is revision 2, and the photo is not sent again.
     desk.chat_turn(&s.id, "write it up", vec![]).await.unwrap();
+    desk.reopen_report(&s.id, Some("Sam")).await.unwrap();
+    desk.chat_turn(&s.id, "write it up", vec![]).await.unwrap();
+    desk.finalize_report(&s.id, Default::default())
+        .await
+        .unwrap();
     let rows: Vec<(String, String, String)> = sqlx::query_as(
         "SELECT kind, target, payload FROM outbox WHERE session_id = ? ORDER BY seq",
     )
@@ -489,6 +499,7 @@ async fn a_declined_line_reaches_the_portal_as_not_diagnosed() {
     let first = queued_reports(&desk, &s.id).await.pop().unwrap();
     assert_eq!(first["lines"].as_array().unwrap().len(), 1);
     assert_eq!(first["lines"][0]["cause"], first["cause"]);
+    desk.reopen_report(&s.id, None).await.unwrap();
     for line in [
         "also the water heater wont make hot water on gas",
         "write it up",
@@ -496,6 +507,9 @@ async fn a_declined_line_reaches_the_portal_as_not_diagnosed() {
     ] {
         desk.chat_turn(&s.id, line, vec![]).await.unwrap();
     }
+    desk.finalize_report(&s.id, Default::default())
+        .await
+        .unwrap();
     let report = queued_reports(&desk, &s.id).await.pop().unwrap();
     let lines = report["lines"].as_array().unwrap();
     assert_eq!(lines.len(), 2, "{report:#}");
@@ -752,6 +766,9 @@ async fn a_new_item_wakes_the_worker_at_once() {
     ] {
         desk.chat_turn(&s.id, text, vec![]).await.unwrap();
     }
+    desk.finalize_report(&s.id, Default::default())
+        .await
+        .unwrap();
     let queued = outbox_ids(&desk).await.len();
     assert!(queued >= 2, "the chat queued a labor draft and a report");
     let deadline = std::time::Instant::now() + Duration::from_secs(20);

@@ -68,7 +68,6 @@ async fn chat_session(desk: &Desk, i: usize) -> usize {
         })
         .await
         .unwrap();
-    let mut queued = 0;
     let photo = (
         format!("fuse{i}.png"),
         common::png(9, 9, [200, (i % 251) as u8, 77]),
@@ -77,12 +76,23 @@ async fn chat_session(desk: &Desk, i: usize) -> usize {
         ("maxxair fan stopped working", vec![]),
         ("the fan fuse is blown", vec![photo]),
         ("write it up", vec![]),
-        ("write it up", vec![]),
     ] {
-        let (rec, _) = desk.chat_turn(&s.id, text, files).await.unwrap();
-        queued += rec.outbox_ids.len();
+        desk.chat_turn(&s.id, text, files).await.unwrap();
     }
-    queued
+    // Two revisions: finalize, reopen, finalize again.
+    desk.finalize_report(&s.id, Default::default())
+        .await
+        .unwrap();
+    desk.reopen_report(&s.id, None).await.unwrap();
+    desk.finalize_report(&s.id, Default::default())
+        .await
+        .unwrap();
+    let queued: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM outbox WHERE session_id = ?")
+        .bind(&s.id)
+        .fetch_one(desk.store().pool())
+        .await
+        .unwrap();
+    queued as usize
 }
 
 /// What the outbox says the portal must end up with.

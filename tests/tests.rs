@@ -33,6 +33,7 @@ mod loop_guard_props;
 mod purge_race;
 mod repair_order_header;
 mod repair_order_lines;
+mod report_lifecycle;
 mod serve_csrf;
 mod serve_http;
 mod store_roundtrip;

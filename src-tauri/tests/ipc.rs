@@ -216,6 +216,9 @@ fn a_diagnosis_runs_over_ipc_to_an_exported_report() {
     .unwrap();
     assert_eq!(report["reply"]["kind"], "report");
     assert_eq!(report["report_revision"], 1);
+    // The write-up is a draft; the export is of the finalized revision.
+    let done = api(&app, "report_finalize", json!({"session_id": id})).unwrap();
+    assert_eq!(done["revision"], 1);
     let export = api(&app, "report_export", json!({"session_id": id})).unwrap();
     assert_eq!(export["revision"], 1);
     assert!(export["file_name"]

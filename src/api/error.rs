@@ -80,6 +80,7 @@ impl From<StoreError> for AppError {
         let code = match &e {
             StoreError::NotFound { .. } => "not_found",
             StoreError::HasArtifacts { .. } => "has_artifacts",
+            StoreError::Finalized { .. } => "invalid_input",
             StoreError::Blob(_) | StoreError::Join(_) => "internal",
             StoreError::Sqlx(_) | StoreError::Migrate(_) | StoreError::State { .. } => "storage",
         };

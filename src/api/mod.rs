@@ -748,6 +748,11 @@ commands! { desk, req;
     report_export: ReportExportRequest => reports::ReportExport = report_export(desk, req);
     report_finalize: reports::ReportFinalizeRequest => reports::ReportFinalized =
         reports::report_finalize(desk, req);
+    report_draft_save: reports::ReportFinalizeRequest => crate::reports::DraftSaved =
+        reports::report_draft_save(desk, req);
+    report_reopen: reports::ReportReopenRequest => crate::reports::Reopened =
+        reports::report_reopen(desk, req);
+    report_state: SessionRef => crate::reports::ReportState = reports::report_state(desk, req);
     reports_export_start: reports::ReportsExportRequest => reports::ExportJob =
         reports::reports_export_start(desk, req);
     reports_export_status: reports::ExportJobRef => reports::ExportJob =
@@ -786,4 +791,6 @@ commands! { desk, req;
         repair_order::ro_line_delete(desk, req);
     ro_settings: crate::desk::repair_order::RoSettingsPatch => crate::desk::pricing::RoSettings =
         repair_order::ro_settings(desk, req);
+    shop_settings: repair_order::ShopSettingsRequest => crate::desk::shop::ShopProfile =
+        repair_order::shop_settings(desk, req);
 }

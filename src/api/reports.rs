@@ -178,11 +178,11 @@ pub struct ReportFinalized {
     pub file_name: String,
 }
 
-pub async fn report_finalize(
-    desk: &Desk,
+/// The request's paragraphs, checked (the error names the field).
+fn request_edits(
     req: ReportFinalizeRequest,
-) -> Result<ReportFinalized, AppError> {
-    let edits = crate::reports::checked_edits(
+) -> Result<crate::engine::report::ReportEdits, AppError> {
+    Ok(crate::reports::checked_edits(
         [
             ("complaint", req.complaint),
             ("cause", req.cause),
@@ -193,15 +193,79 @@ pub async fn report_finalize(
             ("cause", req.translation.cause),
             ("correction", req.translation.correction),
         ],
-    )?;
-    let done = desk.finalize_report(&req.session_id, edits).await?;
-    let session = desk.session(&req.session_id).await?;
+    )?)
+}
+
+/// Finalizes the report (with any last edits) as the next revision and
+/// queues it for the portal; the session is read-only until reopened.
+pub async fn report_finalize(
+    desk: &Desk,
+    req: ReportFinalizeRequest,
+) -> Result<ReportFinalized, AppError> {
+    let id = req.session_id.clone();
+    let edits = request_edits(req)?;
+    let done = desk.finalize_report(&id, edits).await?;
+    let session = desk.session(&id).await?;
     Ok(ReportFinalized {
         revision: done.revision,
         created_at: done.created_at,
         queued: done.queued,
         file_name: crate::export::report_file_name(&session, done.revision, "pdf"),
     })
+}
+
+/// Saves edits into the report draft (made when there is none): nothing is
+/// queued. The same fields as a finalize.
+pub async fn report_draft_save(
+    desk: &Desk,
+    req: ReportFinalizeRequest,
+) -> Result<crate::reports::DraftSaved, AppError> {
+    let id = req.session_id.clone();
+    let edits = request_edits(req)?;
+    Ok(desk.save_report_draft(&id, edits).await?)
+}
+
+#[derive(Debug, Clone, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
+#[serde(deny_unknown_fields)]
+pub struct ReportReopenRequest {
+    pub session_id: String,
+    /// Who reopens it, for the audit trail.
+    pub by: Option<String>,
+}
+
+/// Reopens a finalized session (recorded in its audit trail).
+pub async fn report_reopen(
+    desk: &Desk,
+    req: ReportReopenRequest,
+) -> Result<crate::reports::Reopened, AppError> {
+    let by = req
+        .by
+        .as_deref()
+        .map(str::trim)
+        .filter(|b| !b.is_empty())
+        .map(str::to_owned);
+    if let Some(b) = &by {
+        let chars = b.chars().count();
+        if chars > crate::desk::MAX_NAME_CHARS {
+            return Err(AppError::new(
+                "invalid_input",
+                format!(
+                    "by: is {chars} characters long; at most {}",
+                    crate::desk::MAX_NAME_CHARS
+                ),
+            ));
+        }
+    }
+    Ok(desk.reopen_report(&req.session_id, by.as_deref()).await?)
+}
+
+/// Where the session's report stands: draft, finalized, reopened.
+pub async fn report_state(
+    desk: &Desk,
+    req: super::SessionRef,
+) -> Result<crate::reports::ReportState, AppError> {
+    Ok(desk.report_state(&req.session_id).await?)
 }
 
 #[derive(Debug, Clone, Deserialize, TS)]

@@ -147,6 +147,13 @@ pub(super) async fn run(desk: &Desk, args: ChatArgs) -> Result<ExitCode, AppErro
             );
         } else {
             println!("{}\n", outcome.reply.text);
+            if let Some((revision, _)) = &outcome.report {
+                // On stderr: the report on stdout stays the report alone.
+                eprintln!(
+                    "(a draft of revision {revision}: review or edit it with `servicedesk report draft {id}`, \
+                     then `servicedesk report finalize {id}` queues it for the portal)"
+                );
+            }
         }
         std::io::stdout().flush().ok();
         if interactive {

@@ -33,7 +33,7 @@ pub(super) enum DevCmd {
     },
 }
 
-/// Sessions through the real paths (a chat diagnosis to its report, photos
+/// Sessions through the real paths (a chat diagnosis to its finalized report, photos
 /// stored and thumbnailed), each photo a distinct small PNG.
 async fn seed_scale(desk: &Desk, sessions: u32, photos: u32) -> Result<ExitCode, AppError> {
     let script = [
@@ -81,6 +81,8 @@ async fn seed_scale(desk: &Desk, sessions: u32, photos: u32) -> Result<ExitCode,
         for line in script {
             desk.chat_turn(&session.id, line, vec![]).await?;
         }
+        desk.finalize_report(&session.id, Default::default())
+            .await?;
         if (i + 1) % 100 == 0 {
             eprintln!("seeded {} of {sessions} sessions", i + 1);
         }

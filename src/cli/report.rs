@@ -1,6 +1,8 @@
-//! `servicedesk report list|finalize|export`: a session's final report
-//! revisions: list them, finalize the current report as a new revision (queued
-//! for the portal), write one as Markdown, JSON or PDF.
+//! `servicedesk report list|status|draft|finalize|reopen|export`: a session's
+//! report: its final revisions, where it stands (draft, finalized, reopened)
+//! with the draft's text, edits saved into the draft, the finalize that queues
+//! it for the portal, a reopen (recorded with who and when), and a revision
+//! written as Markdown, JSON or PDF.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -9,6 +11,7 @@ use clap::{Args, Subcommand};
 
 use servicedesk::api::{self, AppError, ContentEncoding};
 use servicedesk::desk::Desk;
+use servicedesk::reports::ReportStage;
 
 use super::{print_json, write_atomically};
 
@@ -20,8 +23,26 @@ pub(super) enum ReportCmd {
         #[arg(long)]
         json: bool,
     },
-    /// Finalize the session's current report as a new revision and queue it for the portal
+    /// Where the report stands (none, draft, finalized; reopened by whom) and the draft's text
+    Status {
+        session_id: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Save your wording into the report draft (made from the diagnosis when there is none); nothing is queued
+    Draft(FinalizeArgs),
+    /// Finalize the session's current report as a new revision and queue it for the portal;
+    /// the repair order is then read-only until reopened
     Finalize(FinalizeArgs),
+    /// Reopen a finalized repair order so it can change; the next finalize is the next revision
+    Reopen {
+        session_id: String,
+        /// Who reopens it (kept in the audit trail)
+        #[arg(long)]
+        by: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
     /// Write a report revision as Markdown, JSON or PDF (the newest unless --revision)
     Export {
         session_id: String,
@@ -55,6 +76,18 @@ pub(super) struct FinalizeArgs {
     json: bool,
 }
 
+impl FinalizeArgs {
+    fn request(self) -> api::reports::ReportFinalizeRequest {
+        api::reports::ReportFinalizeRequest {
+            session_id: self.session_id,
+            complaint: self.complaint,
+            cause: self.cause,
+            correction: self.correction,
+            translation: Default::default(),
+        }
+    }
+}
+
 pub(super) async fn run(desk: &Desk, cmd: ReportCmd) -> Result<ExitCode, AppError> {
     match cmd {
         ReportCmd::List { session_id, json } => {
@@ -71,6 +104,66 @@ pub(super) async fn run(desk: &Desk, cmd: ReportCmd) -> Result<ExitCode, AppErro
             }
         }
         ReportCmd::Finalize(args) => return finalize(desk, args).await,
+        ReportCmd::Status { session_id, json } => {
+            let state = api::reports::report_state(desk, api::SessionRef { session_id }).await?;
+            if json {
+                print_json(&state)?;
+            } else {
+                let stage = match state.stage {
+                    ReportStage::None => "no draft",
+                    ReportStage::Draft => "draft",
+                    ReportStage::Finalized => "finalized (read-only until reopened)",
+                };
+                println!("report: {stage}");
+                if let Some(rev) = state.final_revision {
+                    println!("newest final revision: {rev}");
+                }
+                if let Some(r) = &state.reopened {
+                    println!(
+                        "reopened {} by {}",
+                        r.at,
+                        r.by.as_deref().unwrap_or("(not given)")
+                    );
+                }
+                if let Some(d) = &state.draft {
+                    println!(
+                        "draft of revision {} (saved {}):\n{}",
+                        d.revision, d.updated_at, d.body
+                    );
+                }
+            }
+        }
+        ReportCmd::Draft(args) => {
+            let json = args.json;
+            let saved = api::reports::report_draft_save(desk, args.request()).await?;
+            if json {
+                print_json(&saved)?;
+            } else {
+                println!(
+                    "saved the draft of revision {}:\n{}",
+                    saved.revision, saved.body
+                );
+            }
+        }
+        ReportCmd::Reopen {
+            session_id,
+            by,
+            json,
+        } => {
+            let done = api::reports::report_reopen(
+                desk,
+                api::reports::ReportReopenRequest { session_id, by },
+            )
+            .await?;
+            if json {
+                print_json(&done)?;
+            } else {
+                println!(
+                    "reopened at {}; the next finalize makes revision {}",
+                    done.reopened_at, done.next_revision
+                );
+            }
+        }
         ReportCmd::Export {
             session_id,
             revision,
@@ -132,18 +225,9 @@ pub(super) async fn run(desk: &Desk, cmd: ReportCmd) -> Result<ExitCode, AppErro
 }
 
 async fn finalize(desk: &Desk, args: FinalizeArgs) -> Result<ExitCode, AppError> {
-    let done = api::reports::report_finalize(
-        desk,
-        api::reports::ReportFinalizeRequest {
-            session_id: args.session_id,
-            complaint: args.complaint,
-            cause: args.cause,
-            correction: args.correction,
-            translation: Default::default(),
-        },
-    )
-    .await?;
-    if args.json {
+    let json = args.json;
+    let done = api::reports::report_finalize(desk, args.request()).await?;
+    if json {
         println!(
             "{}",
             serde_json::to_string_pretty(&done)

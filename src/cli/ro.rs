@@ -237,6 +237,7 @@ pub(super) async fn run(desk: &Desk, cmd: RoCmd) -> Result<ExitCode, AppError> {
                 .collect::<Result<_, AppError>>()?;
             let req = RoLineSaveRequest {
                 session_id,
+                edited_by: None,
                 line: RoLineInput {
                     line_id,
                     complaint,
@@ -269,6 +270,7 @@ pub(super) async fn run(desk: &Desk, cmd: RoCmd) -> Result<ExitCode, AppError> {
             let line_id = line_id(&order, line)?;
             let req = RoLineAuthorizeRequest {
                 session_id,
+                edited_by: None,
                 authorization: RoAuthorizeInput {
                     line_id,
                     decision,
@@ -297,6 +299,7 @@ pub(super) async fn run(desk: &Desk, cmd: RoCmd) -> Result<ExitCode, AppError> {
                     desk,
                     RoLineDeleteRequest {
                         session_id,
+                        edited_by: None,
                         line_id,
                     },
                 )

@@ -7,6 +7,7 @@ mod eval;
 mod knowledge_store;
 pub mod pricing;
 pub mod repair_order;
+pub mod shop;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -564,8 +565,18 @@ impl Desk {
         attachments: Vec<(String, Vec<u8>)>,
     ) -> Result<(RecordedTurn, TurnOutcome)> {
         if !attachments.is_empty() {
-            // Refuse an unknown session before any blob is written.
-            self.store().session(session_id).await?;
+            // Refuse an unknown session, or a finalized one (it is read-only),
+            // before any blob is written.
+            let session = self.store().session(session_id).await?;
+            if session.status == crate::store::SessionStatus::Finalized {
+                return Err(invalid(
+                    "attachments",
+                    format!(
+                        "repair order {} is finalized, so no photo can be added; reopen it first",
+                        session.ro_number
+                    ),
+                ));
+            }
         }
         let mut prepared = Vec::with_capacity(attachments.len());
         for (name, bytes) in attachments {
@@ -583,28 +594,39 @@ impl Desk {
             let decided = self
                 .store()
                 .turn_with(session_id, |session, state, stored| {
-                    let (photos, portal_photos) = turn_photos(&stored, &prepared);
+                    if session.status == crate::store::SessionStatus::Finalized {
+                        return Ok(read_only_turn(session, state, text));
+                    }
+                    let (photos, _) = turn_photos(&stored, &prepared);
                     let ctx = TurnContext {
                         id_prefix: format!("{session_id}:"),
                         complaint: Some(session.complaint.clone()),
                         photos,
                     };
-                    let outcome = conversation::turn(engine, &state, &ctx, text, &retrieved)?;
+                    let mut outcome = conversation::turn(engine, &state, &ctx, text, &retrieved)?;
+                    // A report asked for in the chat is a draft for review: it
+                    // takes the next revision's number but uses none up, and
+                    // only a finalize (reports::finalize_report) sends it.
+                    if let Some((_, body)) = &mut outcome.report {
+                        outcome.state.report_revision = state.report_revision;
+                        *body = repair_order::with_declined(
+                            &engine.catalog,
+                            session,
+                            &outcome.state,
+                            &ro,
+                            body,
+                        );
+                        outcome.reply.text = body.clone();
+                    }
                     let mut record = turn_record(text, &outcome, prepared.clone());
-                    // Only a report revision sends the session's photos.
-                    let portal_photos = if outcome.report.is_some() {
-                        portal_photos
-                    } else {
-                        Vec::new()
-                    };
                     // The portal's items commit with the turn (store::outbox_items).
                     record.outbox = crate::store::outbox_items::for_turn(
                         &engine.catalog,
                         session,
                         &state,
                         &outcome.state,
-                        outcome.report.as_ref().map(|(rev, _)| *rev),
-                        &portal_photos,
+                        None,
+                        &[],
                         &ro,
                     );
                     Ok((record, outcome))
@@ -736,12 +758,55 @@ pub(crate) fn turn_record(
         .report
         .clone()
         .map(|(rev, body)| (rev, outcome.state.language.clone(), body));
-    if outcome.report.is_some() {
-        turn.status = Some(crate::store::SessionStatus::Finalized);
-    } else if outcome.state.escalation.escalated {
+    // A report is the session's draft unless the caller finalizes it.
+    turn.report_draft = true;
+    if outcome.state.escalation.escalated {
         turn.status = Some(crate::store::SessionStatus::Escalated);
     }
     turn
+}
+
+/// A chat message on a finalized repair order: recorded with a reply that
+/// says so and how to reopen it, and nothing else changes (the state, its
+/// facts and labor, the report, the portal's items stay as they were).
+fn read_only_turn(
+    session: &crate::store::Session,
+    state: SessionState,
+    text: &str,
+) -> (NewTurn, TurnOutcome) {
+    let (ro, rev, id) = (&session.ro_number, state.report_revision, &session.id);
+    let reply = match state.language.as_str() {
+        "es" => format!(
+            "La orden de reparación {ro} está finalizada (informe, revisión {rev}): esta nota no cambió nada. \
+             Para cambiarla, reábrala con el botón Reabrir del informe o `servicedesk report reopen {id}`."
+        ),
+        "ru" => format!(
+            "Заказ-наряд {ro} оформлен (отчёт, редакция {rev}): эта запись ничего не изменила. \
+             Чтобы внести изменения, откройте его снова кнопкой «Открыть снова» в отчёте или `servicedesk report reopen {id}`."
+        ),
+        _ => format!(
+            "Repair order {ro} is finalized (report revision {rev}): this note changed nothing. \
+             To change it, reopen it with the Reopen button in the report or `servicedesk report reopen {id}`."
+        ),
+    };
+    let outcome = TurnOutcome {
+        state,
+        intent: "FINALIZED",
+        transition: crate::engine::registry::TransitionId::T10Boundary,
+        reply: crate::engine::Reply {
+            kind: crate::engine::ReplyKind::Refusal,
+            text: reply,
+            step_id: None,
+            citations: Vec::new(),
+        },
+        trace: vec!["the repair order is finalized: read-only until reopened".into()],
+        new_facts: Vec::new(),
+        superseded: Vec::new(),
+        report: None,
+        bases: Vec::new(),
+    };
+    let record = turn_record(text, &outcome, Vec::new());
+    (record, outcome)
 }
 
 /// Is there any blob file under `<artifacts>/sha256/ab/`?

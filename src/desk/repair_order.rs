@@ -277,7 +277,12 @@ impl Desk {
 
     /// Saves one line whole, after every field is checked (an error names
     /// the field and the line item; nothing is written then).
-    pub async fn save_ro_line(&self, session_id: &str, input: RoLineInput) -> Result<RepairOrder> {
+    pub async fn save_ro_line(
+        &self,
+        session_id: &str,
+        input: RoLineInput,
+        edited_by: Option<&str>,
+    ) -> Result<RepairOrder> {
         let (_, state) = self.store().latest_state(session_id).await?;
         let known: Vec<String> = diagnoses(&self.engine().catalog, &state)
             .into_iter()
@@ -325,7 +330,9 @@ impl Desk {
             None => lines.push(candidate),
         }
         price(&lines, &self.ro_settings().await?)?;
-        self.store().save_ro_line(session_id, &line).await?;
+        self.store()
+            .save_ro_line(session_id, &line, edited_by)
+            .await?;
         self.repair_order(session_id).await
     }
 
@@ -335,6 +342,7 @@ impl Desk {
         &self,
         session_id: &str,
         input: RoAuthorizeInput,
+        edited_by: Option<&str>,
     ) -> Result<RepairOrder> {
         let status = match input.decision.trim() {
             "approved" => AuthStatus::Approved,
@@ -396,13 +404,18 @@ impl Desk {
             total_cents: Some(line.totals.total.cents()),
         };
         self.store()
-            .authorize_ro_line(session_id, &line.id, &auth)
+            .authorize_ro_line(session_id, &line.id, &auth, edited_by)
             .await?;
         self.repair_order(session_id).await
     }
 
     /// Removes a line; a repair order keeps at least one.
-    pub async fn delete_ro_line(&self, session_id: &str, line_id: &str) -> Result<RepairOrder> {
+    pub async fn delete_ro_line(
+        &self,
+        session_id: &str,
+        line_id: &str,
+        edited_by: Option<&str>,
+    ) -> Result<RepairOrder> {
         let lines = self.store().ro_lines(session_id).await?;
         if lines.len() == 1 && lines[0].id == line_id {
             return Err(invalid(
@@ -410,7 +423,9 @@ impl Desk {
                 "a repair order keeps at least one line; edit this one instead",
             ));
         }
-        self.store().delete_ro_line(session_id, line_id).await?;
+        self.store()
+            .delete_ro_line(session_id, line_id, edited_by)
+            .await?;
         self.repair_order(session_id).await
     }
 
@@ -844,4 +859,46 @@ pub fn payload(ro: &RepairOrder) -> RoPayload {
             })
             .collect(),
     }
+}
+
+/// The report body with the repair order's declined estimates stated
+/// (`engine::report::mark_declined`): each report line whose repair order
+/// line was declined, and each declined repair order line the diagnosis
+/// never reached (a block of its own). `state` is the one the report was
+/// written from; the repair order as the turn began.
+pub(crate) fn with_declined(
+    catalog: &Catalog,
+    session: &crate::store::Session,
+    state: &SessionState,
+    ro: &RoPayload,
+    body: &str,
+) -> String {
+    use crate::engine::report::{mark_declined, Declined};
+    let declined = |at: usize| -> Option<Declined> {
+        let a = &ro.lines.get(at)?.1["authorization"];
+        (a["status"] == "declined").then(|| Declined {
+            by: a["by"].as_str().map(str::to_owned),
+            method: a["method"].as_str().map(str::to_owned),
+            at: a["at"].as_str().map(crate::when::local_display),
+        })
+    };
+    let report = crate::store::outbox_items::report_lines(catalog, session, state);
+    let mut reached = vec![false; ro.lines.len()];
+    let mut marked = Vec::new();
+    for (i, line) in report.iter().enumerate() {
+        if let Some(at) = ro.line_of_report_line(i, line.key.as_deref()) {
+            reached[at] = true;
+            if let Some(d) = declined(at) {
+                marked.push((i, d));
+            }
+        }
+    }
+    let unlisted: Vec<(String, Declined)> = (0..ro.lines.len())
+        .filter(|at| !reached[*at])
+        .filter_map(|at| {
+            let words = ro.order["lines"][at]["complaint"].as_str()?.to_owned();
+            Some((words, declined(at)?))
+        })
+        .collect();
+    mark_declined(body, &state.language, &marked, &unlisted)
 }

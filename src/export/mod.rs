@@ -82,7 +82,8 @@ pub fn report_markdown(session: &Session, report: &StoredReport) -> String {
     }
     out.push_str(&format!(
         "| Revision | {} ({}) |\n",
-        report.revision, report.created_at
+        report.revision,
+        crate::when::local_display(&report.created_at)
     ));
     out.push('\n');
     for line in report.body.lines() {
@@ -199,7 +200,10 @@ mod tests {
         let md = report_markdown(&session(), &report);
         assert!(md.starts_with("# Service report: Winnebago View 24D\n"));
         assert!(md.contains("| Customer | Jane \\| Doe |"));
-        assert!(md.contains("| Revision | 2 (2026-11-23T10:05:00Z) |"));
+        // The revision's time as a person reads it: the machine's zone.
+        let local = crate::when::local_display("2026-11-23T10:05:00Z");
+        assert!(md.contains(&format!("| Revision | 2 ({local}) |")));
+        assert!(!md.contains("2026-11-23T10:05:00Z"));
         assert!(md.contains("### Complaint\n"));
         assert!(md.contains("- Verify fuse: 0.3 hr\n"));
         assert!(md.contains("**Total labor:** 0.3 hr\n"));

@@ -51,14 +51,39 @@ impl PdfError {
     }
 }
 
-/// The revision as a PDF document.
+/// The shop a report's letterhead names (Settings): its name, address and
+/// logo (type and verified bytes).
+#[derive(Debug, Clone, Default)]
+pub struct Shop {
+    pub name: Option<String>,
+    pub address: Option<String>,
+    pub logo: Option<(String, Vec<u8>)>,
+}
+
+/// The revision as a PDF document, under the shop's letterhead.
 pub fn report_pdf(
     session: &Session,
     report: &StoredReport,
     photos: &[PhotoFile],
+    shop: &Shop,
 ) -> Result<Vec<u8>, PdfError> {
     let doc = report::parse(&report.body, &report.language);
     let mut files: HashMap<FileId, Bytes> = HashMap::new();
+    // A logo that cannot be embedded leaves the name and address alone.
+    let logo = shop
+        .logo
+        .as_ref()
+        .and_then(|(mime, bytes)| page_image(bytes, mime).ok())
+        .map(|(ext, bytes)| {
+            let p = format!("shop/logo.{ext}");
+            files.insert(file_id(&p), Bytes::new(bytes));
+            p
+        });
+    let shop_json = json!({
+        "name": shop.name,
+        "address": shop.address.as_deref().map(|a| a.lines().collect::<Vec<_>>()).unwrap_or_default(),
+        "logo": logo,
+    });
     let mut used = vec![false; photos.len()];
     let cited = doc
         .blocks
@@ -114,14 +139,18 @@ pub fn report_pdf(
         "subtitle": session.unit.make_model,
         "author": session.technician.clone().unwrap_or_default(),
         "revision_label": format!("Revision {}", report.revision),
-        "finalized_at": human_time(&report.created_at),
+        "finalized_at": crate::when::local_display(&report.created_at),
         "header": header,
+        "shop": shop_json,
         "blocks": blocks,
         "photos": photo_json,
         "photos_title": "Photos",
         "no_photos": "None attached.",
         "translation_title": translation_title,
-        "footer": format!("RV Service Desk · session {short} · revision {}", report.revision),
+        "footer": match &shop.name {
+            Some(name) => format!("{name} · session {short} · revision {}", report.revision),
+            None => format!("RV Service Desk · session {short} · revision {}", report.revision),
+        },
     });
     files.insert(
         file_id("report.json"),
@@ -197,18 +226,6 @@ fn page_image(bytes: &[u8], mime: &str) -> Result<(&'static str, Vec<u8>), Strin
     let jpeg = crate::artifacts::jpeg_within(&img, MAX_EDGE_PX, 82)
         .ok_or("the photo cannot be re-encoded")?;
     Ok(("jpg", jpeg))
-}
-
-/// "2026-11-24 00:26 UTC" for a stored RFC 3339 instant (as stored if it
-/// does not parse).
-fn human_time(rfc3339: &str) -> String {
-    chrono::DateTime::parse_from_rfc3339(rfc3339)
-        .map(|t| {
-            t.with_timezone(&chrono::Utc)
-                .format("%Y-%m-%d %H:%M UTC")
-                .to_string()
-        })
-        .unwrap_or_else(|_| rfc3339.to_string())
 }
 
 fn file_id(path: &str) -> FileId {

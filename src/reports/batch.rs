@@ -176,13 +176,14 @@ pub async fn export_reports(
     let mut csv = String::from(UTF8_BOM);
     csv_row(&mut csv, CSV_HEADER.iter().map(|s| s.to_string()));
     let mut pdfs = 0;
+    let shop = desk.letterhead().await?;
     let result: Result<()> = async {
         for (i, item) in reports.iter().enumerate() {
             let pdf_name = report_file_name(&item.session, item.report.revision, "pdf");
             let photos = desk.report_photos(&item.session.id).await?;
-            let (s, r) = (item.session.clone(), item.report.clone());
+            let (s, r, shop) = (item.session.clone(), item.report.clone(), shop.clone());
             let pdf = tokio::task::spawn_blocking(move || {
-                crate::export::pdf::report_pdf(&s, &r, &photos)
+                crate::export::pdf::report_pdf(&s, &r, &photos, &shop)
             })
             .await
             .map_err(|e| DeskError::Join(e.to_string()))?

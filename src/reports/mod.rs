@@ -1,10 +1,15 @@
-//! Final reports outside the chat: finalizing from the report preview (with
-//! the technician's edits), reading a revision with its photos for export,
-//! each revision's portal delivery state, and the reports a date range holds.
+//! Reports outside the chat: the lifecycle (a draft saved with the
+//! technician's edits, an explicit finalize, a reopen), reading a revision
+//! with its photos for export, each revision's portal delivery state, and the
+//! reports a date range holds.
 //!
-//! A finalize is recorded as a turn, like a report asked for in the chat: the
-//! revision, the session's status and the portal's items (the photos, then
-//! the report) commit in one transaction, and the transcript shows it.
+//! A report written up in the chat is a draft (`report_drafts`); only a
+//! finalize makes a final revision (`reports`), finalizes the session and
+//! queues the photos then the report for the portal, in the finalize turn's
+//! transaction. A finalized session is read-only (a chat note is answered
+//! and changes nothing) until it is reopened, which the audit trail records;
+//! the next finalize is the next revision. The engine's
+//! `SessionState::report_revision` counts final revisions only.
 
 pub mod batch;
 
@@ -18,7 +23,7 @@ use crate::engine::report::{normalize_edit, ReportEdits, SectionEdits};
 use crate::engine::TurnContext;
 use crate::export::pdf::PhotoFile;
 use crate::export::StoredReport;
-use crate::store::{DeliveryState, Session};
+use crate::store::{DeliveryState, Session, SessionStatus};
 
 /// What a finalize produced.
 #[derive(Debug, Clone, Serialize, TS)]
@@ -28,6 +33,45 @@ pub struct Finalized {
     /// The report (and its photos) went to the portal's outbox.
     pub queued: bool,
     pub turn_id: String,
+}
+
+/// Where a session's report stands in its lifecycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ReportStage {
+    /// No draft, and not finalized (never written up, or reopened).
+    None,
+    /// A draft waits for review and finalize.
+    Draft,
+    /// Finalized: read-only until reopened.
+    Finalized,
+}
+
+/// The draft as the report view shows it.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct ReportDraftView {
+    pub revision: u32,
+    pub language: String,
+    pub body: String,
+    pub updated_at: String,
+}
+
+/// The last reopening of a session that is open again.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct ReopenView {
+    pub at: String,
+    pub by: Option<String>,
+}
+
+/// A session's report lifecycle: draft, finalized, reopened, draft, ...
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct ReportState {
+    pub stage: ReportStage,
+    /// The newest final revision, if any.
+    pub final_revision: Option<u32>,
+    pub draft: Option<ReportDraftView>,
+    /// Set while the session is open again after a finalize.
+    pub reopened: Option<ReopenView>,
 }
 
 /// A revision's delivery to the portal, as the outbox knows it.
@@ -90,59 +134,49 @@ fn translation_field(name: &str) -> &'static str {
     }
 }
 
-/// The words the transcript shows for a finalize from the preview.
-fn finalize_input(language: &str, edited: bool) -> &'static str {
-    match (language, edited) {
-        ("es", false) => "Finalizar el informe",
-        ("es", true) => "Finalizar el informe (editado)",
-        ("ru", false) => "Оформить отчёт",
-        ("ru", true) => "Оформить отчёт (с правками)",
-        (_, false) => "Finalize the report",
-        (_, true) => "Finalize the report (edited)",
+/// The words the transcript shows for a finalize, or a draft saved, from
+/// the report view.
+fn report_input(language: &str, edited: bool, finalize: bool) -> &'static str {
+    match (language, edited, finalize) {
+        ("es", false, true) => "Finalizar el informe",
+        ("es", true, true) => "Finalizar el informe (editado)",
+        ("es", _, false) => "Guardar el borrador del informe",
+        ("ru", false, true) => "Оформить отчёт",
+        ("ru", true, true) => "Оформить отчёт (с правками)",
+        ("ru", _, false) => "Сохранить черновик отчёта",
+        (_, false, true) => "Finalize the report",
+        (_, true, true) => "Finalize the report (edited)",
+        (_, _, false) => "Save the report draft",
     }
+}
+
+/// What a saved draft holds.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct DraftSaved {
+    /// The revision its finalize will take.
+    pub revision: u32,
+    pub body: String,
+    pub turn_id: String,
+}
+
+/// What a reopen recorded.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct Reopened {
+    /// The revision the next finalize will take.
+    pub next_revision: u32,
+    pub reopened_at: String,
+    pub reopened_by: Option<String>,
 }
 
 impl Desk {
     /// Finalizes the session's report as a new revision, with `edits`
     /// applied (and kept for later revisions), and queues it for the portal
-    /// with its photos. Refused, with the reason, while the diagnosis has no
-    /// finding: nothing is recorded then.
+    /// with its photos; the session is then read-only until reopened.
+    /// Refused, with the reason and nothing recorded, while the diagnosis has
+    /// no finding or when the session is already finalized (so a revision is
+    /// queued once).
     pub async fn finalize_report(&self, session_id: &str, edits: ReportEdits) -> Result<Finalized> {
-        let engine = self.engine();
-        let edited = !edits.is_empty();
-        let ro = self.ro_payload(session_id).await?;
-        let decided = self
-            .store()
-            .turn_with(session_id, |session, state, stored| {
-                let (photos, portal_photos) = crate::desk::turn_photos(&stored, &[]);
-                let ctx = TurnContext {
-                    id_prefix: format!("{session_id}:"),
-                    complaint: Some(session.complaint.clone()),
-                    photos,
-                };
-                let outcome = engine.finalize(&state, &ctx, edits);
-                let Some((revision, _)) = outcome.report else {
-                    return Err(outcome.reply.text);
-                };
-                let input = finalize_input(&outcome.state.language, edited);
-                // A report always finalizes the session (turn_record).
-                let mut turn = crate::desk::turn_record(input, &outcome, Vec::new());
-                turn.outbox = crate::store::outbox_items::for_turn(
-                    &engine.catalog,
-                    session,
-                    &state,
-                    &outcome.state,
-                    Some(revision),
-                    &portal_photos,
-                    &ro,
-                );
-                Ok((turn, revision))
-            })
-            .await?;
-        let (recorded, revision) = decided.map_err(|why| DeskError::Invalid {
-            field: "session_id",
-            message: format!("the report cannot be finalized yet: {why}"),
-        })?;
+        let (recorded, revision, _) = self.write_report(session_id, edits, true).await?;
         let queued = !recorded.outbox_ids.is_empty();
         if queued {
             self.outbox_changed();
@@ -152,6 +186,156 @@ impl Desk {
             created_at: recorded.turn.created_at.clone(),
             queued,
             turn_id: recorded.turn.id.clone(),
+        })
+    }
+
+    /// Saves the technician's edits into the session's report draft (made
+    /// when none exists yet): nothing goes to the portal.
+    pub async fn save_report_draft(
+        &self,
+        session_id: &str,
+        edits: ReportEdits,
+    ) -> Result<DraftSaved> {
+        let (recorded, revision, body) = self.write_report(session_id, edits, false).await?;
+        Ok(DraftSaved {
+            revision,
+            body,
+            turn_id: recorded.turn.id,
+        })
+    }
+
+    /// The report with `edits` as a turn: the session's draft, or (`finalize`)
+    /// its next final revision with the session finalized and the photos then
+    /// the report queued, in the turn's transaction.
+    async fn write_report(
+        &self,
+        session_id: &str,
+        edits: ReportEdits,
+        finalize: bool,
+    ) -> Result<(crate::store::RecordedTurn, u32, String)> {
+        let engine = self.engine();
+        let edited = !edits.is_empty();
+        let ro = self.ro_payload(session_id).await?;
+        let decided = self
+            .store()
+            .turn_with(session_id, |session, state, stored| {
+                if session.status == SessionStatus::Finalized {
+                    return Err(format!(
+                        "repair order {} is already finalized as report revision {}; reopen it to change the report",
+                        session.ro_number, state.report_revision
+                    ));
+                }
+                let (photos, portal_photos) = crate::desk::turn_photos(&stored, &[]);
+                let ctx = TurnContext {
+                    id_prefix: format!("{session_id}:"),
+                    complaint: Some(session.complaint.clone()),
+                    photos,
+                };
+                let mut outcome = engine.finalize(&state, &ctx, edits);
+                if let Some((_, body)) = &mut outcome.report {
+                    *body = crate::desk::repair_order::with_declined(
+                        &engine.catalog,
+                        session,
+                        &outcome.state,
+                        &ro,
+                        body,
+                    );
+                    outcome.reply.text = body.clone();
+                }
+                let Some((revision, body)) = outcome.report.clone() else {
+                    return Err(format!(
+                        "the report cannot be {} yet: {}",
+                        if finalize { "finalized" } else { "drafted" },
+                        outcome.reply.text
+                    ));
+                };
+                if !finalize {
+                    // A draft uses no revision number up (as in the chat).
+                    outcome.state.report_revision = state.report_revision;
+                }
+                let input = report_input(&outcome.state.language, edited, finalize);
+                let mut turn = crate::desk::turn_record(input, &outcome, Vec::new());
+                let (queued_revision, queued_photos) = if finalize {
+                    turn.report_draft = false;
+                    turn.status = Some(SessionStatus::Finalized);
+                    (Some(revision), portal_photos)
+                } else {
+                    (None, Vec::new())
+                };
+                turn.outbox = crate::store::outbox_items::for_turn(
+                    &engine.catalog,
+                    session,
+                    &state,
+                    &outcome.state,
+                    queued_revision,
+                    &queued_photos,
+                    &ro,
+                );
+                Ok((turn, (revision, body)))
+            })
+            .await?;
+        let (recorded, (revision, body)) = decided.map_err(|message| DeskError::Invalid {
+            field: "session_id",
+            message,
+        })?;
+        Ok((recorded, revision, body))
+    }
+
+    /// Reopens a finalized session so it can change again: recorded in its
+    /// audit trail (who, when); the next finalize makes the next revision.
+    pub async fn reopen_report(&self, session_id: &str, by: Option<&str>) -> Result<Reopened> {
+        let Some(edit) = self.store().reopen_session(session_id, by).await? else {
+            let session = self.store().session(session_id).await?;
+            return Err(DeskError::Invalid {
+                field: "session_id",
+                message: format!(
+                    "repair order {} is not finalized, so there is nothing to reopen",
+                    session.ro_number
+                ),
+            });
+        };
+        let (_, state) = self.store().latest_state(session_id).await?;
+        Ok(Reopened {
+            next_revision: state.report_revision + 1,
+            reopened_at: edit.edited_at,
+            reopened_by: edit.edited_by,
+        })
+    }
+
+    /// Where the session's report stands: its draft, its newest final
+    /// revision, finalized or reopened.
+    pub async fn report_state(&self, session_id: &str) -> Result<ReportState> {
+        let session = self.store().session(session_id).await?;
+        let draft = self.store().report_draft(session_id).await?;
+        let (_, state) = self.store().latest_state(session_id).await?;
+        let finalized = session.status == SessionStatus::Finalized;
+        let reopened = if finalized {
+            None
+        } else {
+            self.store()
+                .session_edits(session_id)
+                .await?
+                .into_iter()
+                .rev()
+                .find(|e| e.field == "status" && e.old_value.as_deref() == Some("finalized"))
+        };
+        Ok(ReportState {
+            stage: match (finalized, &draft) {
+                (true, _) => ReportStage::Finalized,
+                (false, Some(_)) => ReportStage::Draft,
+                (false, None) => ReportStage::None,
+            },
+            final_revision: (state.report_revision > 0).then_some(state.report_revision),
+            draft: draft.map(|d| ReportDraftView {
+                revision: d.revision,
+                language: d.language,
+                body: d.body,
+                updated_at: d.updated_at,
+            }),
+            reopened: reopened.map(|e| ReopenView {
+                at: e.edited_at,
+                by: e.edited_by,
+            }),
         })
     }
 
@@ -172,7 +356,7 @@ impl Desk {
             message: match revision {
                 Some(rev) => format!("session {session_id} has no report revision {rev}"),
                 None => format!(
-                    "session {session_id} has no final report yet: finish the diagnosis and ask for the report"
+                    "session {session_id} has no final report yet: finish the diagnosis, write the report up and finalize it"
                 ),
             },
         })?;
@@ -215,16 +399,28 @@ impl Desk {
     ) -> Result<(Session, StoredReport, Vec<u8>)> {
         let (session, report) = self.report_revision(session_id, revision).await?;
         let photos = self.report_photos(session_id).await?;
+        let shop = self.letterhead().await?;
         let (s, r) = (session.clone(), report.clone());
-        let pdf =
-            tokio::task::spawn_blocking(move || crate::export::pdf::report_pdf(&s, &r, &photos))
-                .await
-                .map_err(|e| DeskError::Join(e.to_string()))?
-                .map_err(|e| DeskError::Invalid {
-                    field: "report",
-                    message: e.to_string(),
-                })?;
+        let pdf = tokio::task::spawn_blocking(move || {
+            crate::export::pdf::report_pdf(&s, &r, &photos, &shop)
+        })
+        .await
+        .map_err(|e| DeskError::Join(e.to_string()))?
+        .map_err(|e| DeskError::Invalid {
+            field: "report",
+            message: e.to_string(),
+        })?;
         Ok((session, report, pdf))
+    }
+
+    /// The shop's letterhead for a PDF: name, address and the logo's bytes.
+    pub async fn letterhead(&self) -> Result<crate::export::pdf::Shop> {
+        let profile = self.shop_profile().await?;
+        Ok(crate::export::pdf::Shop {
+            name: profile.name,
+            address: profile.address,
+            logo: self.shop_logo().await?,
+        })
     }
 
     /// Each revision's portal delivery state, by revision.

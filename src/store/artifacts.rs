@@ -191,7 +191,9 @@ impl Store {
         let referenced: Vec<String> = sqlx::query_scalar(
             "SELECT sha256 FROM artifacts
              UNION SELECT thumb_sha256 FROM artifacts WHERE thumb_sha256 IS NOT NULL
-             UNION SELECT sha256 FROM blob_pins",
+             UNION SELECT sha256 FROM blob_pins
+             UNION SELECT value ->> '$.logo.sha256' FROM settings
+                    WHERE key = 'shop.profile' AND value ->> '$.logo.sha256' IS NOT NULL",
         )
         .fetch_all(&mut *tx)
         .await?;
@@ -230,7 +232,9 @@ pub(super) async fn blob_referenced(conn: &mut SqliteConnection, sha256: &str) -
     let used: bool = sqlx::query_scalar(
         "SELECT EXISTS (SELECT 1 FROM artifacts WHERE sha256 = ?1)
              OR EXISTS (SELECT 1 FROM artifacts WHERE thumb_sha256 = ?1)
-             OR EXISTS (SELECT 1 FROM blob_pins WHERE sha256 = ?1)",
+             OR EXISTS (SELECT 1 FROM blob_pins WHERE sha256 = ?1)
+             OR EXISTS (SELECT 1 FROM settings
+                         WHERE key = 'shop.profile' AND value ->> '$.logo.sha256' = ?1)",
     )
     .bind(sha256)
     .fetch_one(conn)

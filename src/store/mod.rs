@@ -31,7 +31,7 @@ pub use models::{
     Unit,
 };
 pub use outbox::{NewOutboxItem, OutboxKind};
-pub use reports::ReportInRange;
+pub use reports::{ReportDraft, ReportInRange};
 pub use ro_lines::{
     AuthMethod, AuthStatus, Authorization, LaborRow, PartRow, PayType, RoLine, SaveLine,
     WarrantyPayer,
@@ -57,6 +57,10 @@ pub enum StoreError {
     Blob(#[from] crate::artifacts::ArtifactError),
     #[error("background task failed: {0}")]
     Join(String),
+    #[error(
+        "session_id: repair order {ro_number} is finalized, so it cannot change; reopen it first"
+    )]
+    Finalized { ro_number: String },
     #[error("session {session_id}: {source}")]
     State {
         session_id: String,

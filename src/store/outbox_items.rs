@@ -91,14 +91,25 @@ impl RoPayload {
     /// What the report line at `index` (with `key`) adds: the repair order
     /// line linked to its complaint, else the unlinked line at its position.
     fn for_report_line(&self, index: usize, key: Option<&str>) -> Option<&Value> {
-        let linked = key.and_then(|k| {
+        self.line_of_report_line(index, key)
+            .map(|at| &self.lines[at].1)
+    }
+
+    /// The position of the repair order line that the report line at
+    /// `index` (with `key`) is: linked to its complaint, else the unlinked
+    /// line at its position.
+    pub fn line_of_report_line(&self, index: usize, key: Option<&str>) -> Option<usize> {
+        key.and_then(|k| {
             self.lines
                 .iter()
-                .find(|(linked, _)| linked.as_deref() == Some(k))
-        });
-        linked
-            .or_else(|| self.lines.get(index).filter(|(linked, _)| linked.is_none()))
-            .map(|(_, v)| v)
+                .position(|(linked, _)| linked.as_deref() == Some(k))
+        })
+        .or_else(|| {
+            self.lines
+                .get(index)
+                .filter(|(linked, _)| linked.is_none())
+                .map(|_| index)
+        })
     }
 }
 

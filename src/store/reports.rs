@@ -1,13 +1,25 @@
 //! Report reads across tables: each revision's portal delivery (the outbox
 //! row of its report item) and the newest revision of each session finalized
-//! in a date range, with its session and delivery, in one query.
+//! in a date range, with its session and delivery, in one query; the
+//! session's report draft; and reopening a finalized session.
 
 use std::collections::HashMap;
 
 use sqlx::Row;
 
 use super::sessions::select_session;
-use super::{DeliveryState, Result, Session, Store};
+use super::{now, DeliveryState, Result, Session, SessionEdit, Store, StoreError};
+
+/// The session's report draft: written up in the chat (or edited), not yet
+/// finalized; `revision` is the one its finalize will take.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReportDraft {
+    pub revision: u32,
+    pub language: String,
+    pub body: String,
+    pub created_at: String,
+    pub updated_at: String,
+}
 
 /// A report revision as stored, with where its portal item stands.
 #[derive(Debug, Clone)]
@@ -23,6 +35,74 @@ pub struct ReportInRange {
 }
 
 impl Store {
+    /// The session's report draft, if it has one.
+    pub async fn report_draft(&self, session_id: &str) -> Result<Option<ReportDraft>> {
+        let row = sqlx::query(
+            "SELECT revision, language, body, created_at, updated_at FROM report_drafts
+              WHERE session_id = ?",
+        )
+        .bind(session_id)
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(row.map(|r| ReportDraft {
+            revision: r.get::<i64, _>("revision") as u32,
+            language: r.get("language"),
+            body: r.get("body"),
+            created_at: r.get("created_at"),
+            updated_at: r.get("updated_at"),
+        }))
+    }
+
+    /// Reopens a finalized session for changes: its status goes back to
+    /// open and the audit trail gets a `status` row (who, when), in one
+    /// transaction. `Ok(None)` when the session is not finalized (nothing is
+    /// written then).
+    pub async fn reopen_session(
+        &self,
+        session_id: &str,
+        by: Option<&str>,
+    ) -> Result<Option<SessionEdit>> {
+        let at = now();
+        let mut tx = self.begin_write().await?;
+        let status: Option<String> = sqlx::query_scalar("SELECT status FROM sessions WHERE id = ?")
+            .bind(session_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        match status.as_deref() {
+            None => {
+                return Err(StoreError::NotFound {
+                    what: "session",
+                    id: session_id.to_owned(),
+                })
+            }
+            Some("finalized") => {}
+            Some(_) => return Ok(None),
+        }
+        sqlx::query("UPDATE sessions SET status = 'open', updated_at = ? WHERE id = ?")
+            .bind(&at)
+            .bind(session_id)
+            .execute(&mut *tx)
+            .await?;
+        super::sessions::insert_edit(
+            &mut tx,
+            session_id,
+            "status",
+            Some("finalized"),
+            Some("open"),
+            by,
+            &at,
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(Some(SessionEdit {
+            field: "status".into(),
+            old_value: Some("finalized".into()),
+            new_value: Some("open".into()),
+            edited_by: by.map(str::to_owned),
+            edited_at: at,
+        }))
+    }
+
     /// Each report revision's delivery state and last error, by revision.
     pub async fn report_delivery(
         &self,

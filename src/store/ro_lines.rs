@@ -262,14 +262,21 @@ impl Store {
     }
 
     /// Saves one line whole (its labor and parts replaced) in one
-    /// transaction; returns the line's id.
-    pub async fn save_ro_line(&self, session_id: &str, line: &SaveLine) -> Result<String> {
+    /// transaction, with its audit row (`session_edits`: the line before
+    /// and after); returns the line's id.
+    pub async fn save_ro_line(
+        &self,
+        session_id: &str,
+        line: &SaveLine,
+        edited_by: Option<&str>,
+    ) -> Result<String> {
         self.session(session_id).await?;
         let at = now();
         let mut tx = self.begin_write().await?;
-        let id = match &line.id {
+        let (id, before) = match &line.id {
             Some(id) => {
-                let found = sqlx::query(
+                let before = line_summary(&mut tx, session_id, id).await?;
+                let update = sqlx::query(
                     "UPDATE ro_lines SET complaint = ?, pay_type = ?, warranty_payer = ?,
                        warranty_maker = ?, engine_complaint = ?, updated_at = ?,
                        auth_status = CASE WHEN ?9 THEN auth_status ELSE 'pending' END,
@@ -287,16 +294,8 @@ impl Store {
                 .bind(&at)
                 .bind(id)
                 .bind(session_id)
-                .bind(line.keep_authorization)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-                if found == 0 {
-                    return Err(StoreError::NotFound {
-                        what: "repair order line",
-                        id: id.clone(),
-                    });
-                }
+                .bind(line.keep_authorization);
+                update_line(&mut tx, session_id, id, update, &at).await?;
                 sqlx::query("DELETE FROM ro_labor WHERE line_id = ?")
                     .bind(id)
                     .execute(&mut *tx)
@@ -305,9 +304,10 @@ impl Store {
                     .bind(id)
                     .execute(&mut *tx)
                     .await?;
-                id.clone()
+                (id.clone(), before)
             }
             None => {
+                touch_session(&mut tx, session_id, &at).await?;
                 let id = new_id();
                 sqlx::query(
                     "INSERT INTO ro_lines (id, session_id, line_no, complaint, pay_type,
@@ -327,7 +327,7 @@ impl Store {
                 .bind(&at)
                 .execute(&mut *tx)
                 .await?;
-                id
+                (id, None)
             }
         };
         for (i, l) in line.labor.iter().enumerate() {
@@ -357,25 +357,53 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         }
-        sqlx::query("UPDATE sessions SET updated_at = ? WHERE id = ?")
-            .bind(&at)
-            .bind(session_id)
-            .execute(&mut *tx)
-            .await?;
+        let after = line_summary(&mut tx, session_id, &id).await?;
+        if let Some(after) = after {
+            let old = before.as_ref().map(|b| b.line.clone());
+            if old.as_deref() != Some(after.line.as_str()) {
+                let field = format!("line {}", after.line_no);
+                super::sessions::insert_edit(
+                    &mut tx,
+                    session_id,
+                    &field,
+                    old.as_deref(),
+                    Some(&after.line),
+                    edited_by,
+                    &at,
+                )
+                .await?;
+            }
+            // A changed estimate puts its answer back to pending: say so.
+            if let Some(b) = before.filter(|b| b.authorization != after.authorization) {
+                let field = format!("line {} authorization", after.line_no);
+                super::sessions::insert_edit(
+                    &mut tx,
+                    session_id,
+                    &field,
+                    Some(&b.authorization),
+                    Some(&after.authorization),
+                    edited_by,
+                    &at,
+                )
+                .await?;
+            }
+        }
         tx.commit().await?;
         Ok(id)
     }
 
-    /// Records the answer to a line's estimate.
+    /// Records the answer to a line's estimate, with its audit row.
     pub async fn authorize_ro_line(
         &self,
         session_id: &str,
         line_id: &str,
         auth: &Authorization,
+        edited_by: Option<&str>,
     ) -> Result<()> {
         let mut tx = self.begin_write().await?;
         let at = now();
-        let found = sqlx::query(
+        let before = line_summary(&mut tx, session_id, line_id).await?;
+        let update = sqlx::query(
             "UPDATE ro_lines SET auth_status = ?, auth_by = ?, auth_method = ?, auth_at = ?,
                     auth_total_cents = ?, updated_at = ?
               WHERE id = ? AND session_id = ?",
@@ -387,41 +415,40 @@ impl Store {
         .bind(auth.total_cents)
         .bind(&at)
         .bind(line_id)
-        .bind(session_id)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        if found == 0 {
-            return Err(StoreError::NotFound {
-                what: "repair order line",
-                id: line_id.to_owned(),
-            });
-        }
-        sqlx::query("UPDATE sessions SET updated_at = ? WHERE id = ?")
-            .bind(&at)
-            .bind(session_id)
-            .execute(&mut *tx)
+        .bind(session_id);
+        update_line(&mut tx, session_id, line_id, update, &at).await?;
+        if let (Some(b), Some(a)) = (before, line_summary(&mut tx, session_id, line_id).await?) {
+            let field = format!("line {} authorization", a.line_no);
+            super::sessions::insert_edit(
+                &mut tx,
+                session_id,
+                &field,
+                Some(&b.authorization),
+                Some(&a.authorization),
+                edited_by,
+                &at,
+            )
             .await?;
+        }
         tx.commit().await?;
         Ok(())
     }
 
-    /// Removes a line with its labor and parts; the lines after it move up
-    /// one number, so a repair order's lines stay 1, 2, 3...
-    pub async fn delete_ro_line(&self, session_id: &str, line_id: &str) -> Result<()> {
+    /// Removes a line with its labor and parts (the audit row keeps what it
+    /// was); the lines after it move up one number, so a repair order's
+    /// lines stay 1, 2, 3...
+    pub async fn delete_ro_line(
+        &self,
+        session_id: &str,
+        line_id: &str,
+        edited_by: Option<&str>,
+    ) -> Result<()> {
         let mut tx = self.begin_write().await?;
-        let line_no: Option<i64> =
-            sqlx::query_scalar("SELECT line_no FROM ro_lines WHERE id = ? AND session_id = ?")
-                .bind(line_id)
-                .bind(session_id)
-                .fetch_optional(&mut *tx)
-                .await?;
-        let Some(line_no) = line_no else {
-            return Err(StoreError::NotFound {
-                what: "repair order line",
-                id: line_id.to_owned(),
-            });
+        let at = now();
+        let Some(before) = line_summary(&mut tx, session_id, line_id).await? else {
+            return Err(not_found(line_id));
         };
+        touch_session(&mut tx, session_id, &at).await?;
         sqlx::query("DELETE FROM ro_lines WHERE id = ?")
             .bind(line_id)
             .execute(&mut *tx)
@@ -432,7 +459,7 @@ impl Store {
             "UPDATE ro_lines SET line_no = line_no + 1000000 WHERE session_id = ? AND line_no > ?",
         )
         .bind(session_id)
-        .bind(line_no)
+        .bind(before.line_no)
         .execute(&mut *tx)
         .await?;
         sqlx::query(
@@ -441,14 +468,147 @@ impl Store {
         .bind(session_id)
         .execute(&mut *tx)
         .await?;
-        sqlx::query("UPDATE sessions SET updated_at = ? WHERE id = ?")
-            .bind(now())
-            .bind(session_id)
-            .execute(&mut *tx)
-            .await?;
+        let field = format!("line {}", before.line_no);
+        super::sessions::insert_edit(
+            &mut tx,
+            session_id,
+            &field,
+            Some(&before.line),
+            None,
+            edited_by,
+            &at,
+        )
+        .await?;
         tx.commit().await?;
         Ok(())
     }
+}
+
+fn not_found(line_id: &str) -> StoreError {
+    StoreError::NotFound {
+        what: "repair order line",
+        id: line_id.to_owned(),
+    }
+}
+
+/// Marks the session changed at `at`; refused (nothing written: the caller's
+/// transaction rolls back) when the session is finalized, which makes its
+/// repair order read-only until it is reopened.
+async fn touch_session(
+    tx: &mut Transaction<'static, Sqlite>,
+    session_id: &str,
+    at: &str,
+) -> Result<()> {
+    let touched =
+        sqlx::query("UPDATE sessions SET updated_at = ? WHERE id = ? AND status != 'finalized'")
+            .bind(at)
+            .bind(session_id)
+            .execute(&mut **tx)
+            .await?
+            .rows_affected();
+    if touched == 0 {
+        let ro: Option<String> = sqlx::query_scalar("SELECT ro_number FROM sessions WHERE id = ?")
+            .bind(session_id)
+            .fetch_optional(&mut **tx)
+            .await?;
+        return Err(match ro {
+            Some(ro_number) => StoreError::Finalized { ro_number },
+            None => StoreError::NotFound {
+                what: "session",
+                id: session_id.to_owned(),
+            },
+        });
+    }
+    Ok(())
+}
+
+/// Runs `update` (an UPDATE of one line of the session) and touches the
+/// session: not found when no row changed, refused when it is finalized.
+async fn update_line<'q>(
+    tx: &mut Transaction<'static, Sqlite>,
+    session_id: &str,
+    line_id: &str,
+    update: sqlx::query::Query<'q, Sqlite, sqlx::sqlite::SqliteArguments<'q>>,
+    at: &str,
+) -> Result<()> {
+    touch_session(tx, session_id, at).await?;
+    if update.execute(&mut **tx).await?.rows_affected() == 0 {
+        return Err(not_found(line_id));
+    }
+    Ok(())
+}
+
+/// A line as its audit rows show it: number, its words, pay type, labor
+/// and parts; and its estimate's answer.
+struct LineSummary {
+    line_no: i64,
+    line: String,
+    authorization: String,
+}
+
+async fn line_summary(
+    tx: &mut Transaction<'static, Sqlite>,
+    session_id: &str,
+    line_id: &str,
+) -> Result<Option<LineSummary>> {
+    let row = sqlx::query(
+        "SELECT l.line_no, l.complaint, l.pay_type, l.warranty_payer, l.warranty_maker,
+                l.auth_status, l.auth_by, l.auth_method, l.auth_at,
+                (SELECT COALESCE(SUM(hours_x100), 0) FROM ro_labor WHERE line_id = l.id) AS hours,
+                (SELECT COUNT(*) FROM ro_labor WHERE line_id = l.id) AS labor_lines,
+                (SELECT group_concat(COALESCE(part_no || ' ', '') || description || ' x' ||
+                        printf('%d.%02d', qty_x100 / 100, qty_x100 % 100) || ' @ ' ||
+                        printf('%d.%02d', unit_price_cents / 100, unit_price_cents % 100), '; ')
+                   FROM (SELECT * FROM ro_parts WHERE line_id = l.id ORDER BY seq)) AS parts
+           FROM ro_lines l WHERE l.id = ? AND l.session_id = ?",
+    )
+    .bind(line_id)
+    .bind(session_id)
+    .fetch_optional(&mut **tx)
+    .await?;
+    Ok(row.map(|r| {
+        let pay: String = r.get("pay_type");
+        let payer: Option<String> = r.get("warranty_payer");
+        let maker: Option<String> = r.get("warranty_maker");
+        let hours: i64 = r.get("hours");
+        let parts: Option<String> = r.get("parts");
+        let mut pay_text = pay;
+        if let Some(p) = payer {
+            pay_text.push_str(&format!(" ({p}"));
+            if let Some(m) = maker {
+                pay_text.push_str(&format!(": {m}"));
+            }
+            pay_text.push(')');
+        }
+        let line = format!(
+            "{}; {pay_text}; labor {}.{:02} h in {} line(s); parts: {}",
+            r.get::<String, _>("complaint"),
+            hours / 100,
+            hours % 100,
+            r.get::<i64, _>("labor_lines"),
+            parts.unwrap_or_else(|| "none".into()),
+        );
+        let status: String = r.get("auth_status");
+        let authorization = match status.as_str() {
+            "pending" => status,
+            _ => [
+                Some(status),
+                r.get::<Option<String>, _>("auth_by")
+                    .map(|b| format!("by {b}")),
+                r.get::<Option<String>, _>("auth_method"),
+                r.get::<Option<String>, _>("auth_at"),
+            ]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(", "),
+        };
+        LineSummary {
+            line_no: r.get("line_no"),
+            line,
+            authorization,
+        }
+    }))
 }
 
 /// A new session's first line: the writer's complaint, customer pay.

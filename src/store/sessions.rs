@@ -185,11 +185,11 @@ impl Store {
         let at = now();
         let u = &header.unit;
         let mut tx = self.begin_write().await?;
-        sqlx::query(
+        let updated = sqlx::query(
             "UPDATE sessions SET complaint = ?, customer = ?, customer_phone = ?, customer_email = ?,
                technician = ?, vin = ?, plate = ?, make_model = ?, model_year = ?, odometer = ?,
                odometer_unit = ?, engine_hours = ?, updated_at = ?
-             WHERE id = ?",
+             WHERE id = ? AND status != 'finalized'",
         )
         .bind(&header.complaint)
         .bind(&header.customer)
@@ -207,19 +207,23 @@ impl Store {
         .bind(id)
         .execute(&mut *tx)
         .await?;
+        // A finalized repair order is read-only until it is reopened.
+        if updated.rows_affected() == 0 {
+            let session = self.session(id).await?;
+            return Err(StoreError::Finalized {
+                ro_number: session.ro_number,
+            });
+        }
         for (field, old_value, new_value) in changes {
-            sqlx::query(
-                "INSERT INTO session_edits (id, session_id, field, old_value, new_value, edited_by, edited_at)
-                 VALUES (?, ?, ?, ?, ?, ?, ?)",
+            insert_edit(
+                &mut tx,
+                id,
+                field,
+                old_value.as_deref(),
+                new_value.as_deref(),
+                edited_by,
+                &at,
             )
-            .bind(new_id())
-            .bind(id)
-            .bind(field)
-            .bind(old_value)
-            .bind(new_value)
-            .bind(edited_by)
-            .bind(&at)
-            .execute(&mut *tx)
             .await?;
         }
         if old.complaint != header.complaint {
@@ -437,4 +441,30 @@ async fn next_ro_number(tx: &mut Transaction<'static, Sqlite>) -> Result<String>
         .max()
         .unwrap_or(0);
     Ok(format!("{prefix}{:06}", last + 1))
+}
+
+/// One row of a session's audit trail: the field, both values, who, when.
+pub(super) async fn insert_edit(
+    tx: &mut sqlx::Transaction<'static, sqlx::Sqlite>,
+    session_id: &str,
+    field: &str,
+    old_value: Option<&str>,
+    new_value: Option<&str>,
+    edited_by: Option<&str>,
+    at: &str,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO session_edits (id, session_id, field, old_value, new_value, edited_by, edited_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(new_id())
+    .bind(session_id)
+    .bind(field)
+    .bind(old_value)
+    .bind(new_value)
+    .bind(edited_by)
+    .bind(at)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
 }

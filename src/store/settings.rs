@@ -1,6 +1,7 @@
 //! The data dir's settings table, a key and a text (or JSON) value: the
 //! portal URL, the sync pause and the last known reachability, the RO
-//! number's prefix, the repair order's labor rates and tax. Never the
+//! number's prefix, the repair order's labor rates and tax, the shop's name,
+//! address and logo. Never the
 //! portal token: that lives in the OS keyring (`sync::credentials`).
 
 use serde::{de::DeserializeOwned, Serialize};
@@ -14,6 +15,10 @@ pub const KEY_ONLINE: &str = "sync.online";
 /// The repair order's labor rates per pay type, tax rate and whether labor
 /// is taxed (`desk::pricing::RoSettings`, JSON).
 pub const KEY_RO_MONEY: &str = "ro.money";
+/// The shop's name, address and logo for its documents
+/// (`desk::shop::ShopProfile`, JSON; `$.logo.sha256` names a blob, which
+/// keeps it from being swept).
+pub const KEY_SHOP_PROFILE: &str = "shop.profile";
 
 pub async fn get(pool: &SqlitePool, key: &str) -> Result<Option<String>, StoreError> {
     Ok(

@@ -27,8 +27,11 @@ pub struct NewTurn {
     pub new_facts: Vec<Fact>,
     /// (old fact id, new fact id): facts this turn superseded.
     pub superseded: Vec<(String, String)>,
-    /// A final report revision written by this turn: (revision, language, text).
+    /// A report revision written by this turn: (revision, language, text).
     pub report: Option<(u32, String, String)>,
+    /// The report is the session's draft (replacing any draft before it),
+    /// not a final revision; a final one removes the draft.
+    pub report_draft: bool,
     /// Files attached with this turn; their blobs are already durable.
     pub artifacts: Vec<NewArtifact>,
     pub outbox: Vec<NewOutboxItem>,
@@ -47,6 +50,7 @@ impl NewTurn {
             new_facts: Vec::new(),
             superseded: Vec::new(),
             report: None,
+            report_draft: false,
             artifacts: Vec::new(),
             outbox: Vec::new(),
             status: None,
@@ -191,6 +195,15 @@ const WRITE_TURN: &str = "INSERT INTO turns (id, session_id, seq, created_at, in
          SELECT t.session_id, ?1 ->> '$.revision', t.id, ?1 ->> '$.report_language',
                 ?1 ->> '$.report_body', t.created_at
          FROM turns t WHERE t.id = ?1 ->> '$.id' AND ?1 ->> '$.revision' IS NOT NULL;
+         INSERT INTO report_drafts (session_id, revision, turn_id, language, body, created_at, updated_at)
+         SELECT t.session_id, ?1 ->> '$.draft_revision', t.id, ?1 ->> '$.report_language',
+                ?1 ->> '$.report_body', t.created_at, t.created_at
+         FROM turns t WHERE t.id = ?1 ->> '$.id' AND ?1 ->> '$.draft_revision' IS NOT NULL
+         ON CONFLICT (session_id) DO UPDATE SET revision = excluded.revision,
+                turn_id = excluded.turn_id, language = excluded.language, body = excluded.body,
+                updated_at = excluded.updated_at;
+         DELETE FROM report_drafts
+         WHERE session_id = ?1 ->> '$.session_id' AND ?1 ->> '$.revision' IS NOT NULL;
          UPDATE sessions SET status = ?1 ->> '$.status'
          WHERE id = ?1 ->> '$.session_id' AND ?1 ->> '$.status' IS NOT NULL";
 
@@ -242,6 +255,11 @@ async fn write_turn(
         Some((r, l, b)) => (Some(*r), Some(l.as_str()), Some(b.as_str())),
         None => (None, None, None),
     };
+    let (revision, draft_revision) = if new.report_draft {
+        (None, revision)
+    } else {
+        (revision, None)
+    };
     // The statements of the batch read their values from one JSON argument
     // (?1), and the state snapshot, the largest value, comes separately (?2,
     // used only by its own statement, so it is parsed once): sqlx binds a
@@ -260,6 +278,7 @@ async fn write_turn(
         "facts": facts,
         "superseded": superseded,
         "revision": revision,
+        "draft_revision": draft_revision,
         "report_language": report_language,
         "report_body": report_body,
         "status": new.status.map(|s| s.as_str()),

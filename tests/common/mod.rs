@@ -118,3 +118,23 @@ pub fn serve(data_dir: &Path, ui_dir: &Path, args: &[&str], env: &[(&str, &str)]
         .to_owned();
     Server { child, base }
 }
+
+/// A command-line tool's standard output (poppler-utils' pdftotext,
+/// pdfimages, pdftoppm read PDFs back as a person would see them).
+pub fn tool(name: &str, args: &[&str]) -> Vec<u8> {
+    let out = Command::new(name)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{name} is needed for this test (poppler-utils): {e}"));
+    assert!(
+        out.status.success(),
+        "{name} {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// The PDF's text, laid out as on the page.
+pub fn pdf_text(path: &Path) -> String {
+    String::from_utf8(tool("pdftotext", &["-layout", path.to_str().unwrap(), "-"])).unwrap()
+}

@@ -90,7 +90,7 @@ test('diagnose a dead roof vent fan in the chat: question, locate subflow, isola
   await expect(labor).toHaveAttribute('data-mode', 'confirmed');
   await expect(page.getByTestId('labor-hours')).toHaveText('1.5 hr');
 
-  // 5. The report: a report reply in the chat and the preview of revision 1.
+  // 5. The report: a report reply in the chat, a draft of revision 1, finalized.
   await page.getByTestId('write-report').click();
   await expect(turns).toHaveCount(6);
   await expect(turns.nth(5).getByTestId('reply-kind')).toHaveText('Report');
@@ -98,6 +98,8 @@ test('diagnose a dead roof vent fan in the chat: question, locate subflow, isola
   const preview = page.getByTestId('report-preview');
   await expect(preview).toContainText('Total labor: 1.5 hr');
   await expect(preview.getByTestId('report-section').filter({ hasText: 'Cause' })).toContainText('fuse');
+  await expect(page.getByTestId('report-draft-revision')).toHaveAttribute('data-revision', '1');
+  await page.getByTestId('report-finalize-now').click();
   await expect(page.getByTestId('report-revision')).toHaveAttribute('data-revision', '1');
   await expect(page.getByTestId('status-badge').first()).toHaveText('Finalized');
 

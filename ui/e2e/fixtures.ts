@@ -61,7 +61,7 @@ export async function showSessionTab(page: Page, tab: 'chat' | 'progress' | 'uni
   await expect(page.getByTestId(`tab-${tab}`)).toHaveAttribute('aria-selected', 'true');
 }
 
-/** A whole diagnosis through the api (no UI): complaint, isolation, labor, a written report. */
+/** A whole diagnosis through the api (no UI): complaint, isolation, labor, the report written up as a draft (not finalized). */
 export async function diagnoseToReport(request: APIRequestContext, sessionId: string, url = serverUrl()): Promise<void> {
   for (const text of ["roof vent fan doesn't work", 'panel fuse blown', 'make it 1.5', 'write the report']) {
     const r = await request.post(`${url}/api/chat_turn`, { headers: API_HEADERS, data: { session_id: sessionId, text } });

@@ -1,10 +1,10 @@
-// The report in the context panel against the real backend: edit the 3C
-// paragraphs, Finalize (a new revision, queued for the portal), and the PDF,
+// The report in the context panel against the real backend: edit the draft's
+// 3C paragraphs, Finalize (revision 1, queued for the portal), and the PDF,
 // Markdown and JSON downloads with the backend's file names.
 import { readFileSync } from 'node:fs';
 import { apiCall, backendHas, createSession, diagnoseToReport, expect, openSession, test, unique } from './fixtures';
 
-test('edit the cause, finalize a new revision, export PDF / Markdown / JSON', async ({ page, request }, testInfo) => {
+test('edit the draft\'s cause, finalize revision 1, export PDF / Markdown / JSON', async ({ page, request }, testInfo) => {
   test.skip(!(await backendHas(request, 'report_finalize')), 'this backend build has no report_finalize yet (lead is landing it)');
   const complaint = unique('Roof vent fan dead (report)');
   const s = await createSession(request, { complaint, customer: 'Jane Doe', technician: 'Sam' });
@@ -12,7 +12,7 @@ test('edit the cause, finalize a new revision, export PDF / Markdown / JSON', as
   await openSession(page, complaint);
 
   const box = page.getByTestId('report-box');
-  await expect(box.getByTestId('report-revision')).toHaveAttribute('data-revision', '1');
+  await expect(box.getByTestId('report-draft-revision')).toHaveAttribute('data-revision', '1');
   await box.getByTestId('report-edit').click();
   const form = box.getByTestId('finalize-form');
   await expect(form.getByTestId('finalize-complaint')).toBeFocused();
@@ -28,9 +28,9 @@ test('edit the cause, finalize a new revision, export PDF / Markdown / JSON', as
   await cause.fill(edited);
   await page.screenshot({ path: testInfo.outputPath('report-edit.png') });
   await form.getByTestId('report-finalize').click();
-  await expect(box.getByTestId('report-revision')).toHaveAttribute('data-revision', '2');
+  await expect(box.getByTestId('report-revision')).toHaveAttribute('data-revision', '1');
   await expect(box.getByTestId('finalize-form')).toHaveCount(0);
-  await expect(box.getByTestId('report-export-note')).toContainText('Revision 2 finalized');
+  await expect(box.getByTestId('report-export-note')).toContainText('Revision 1 finalized');
   await expect(box.getByTestId('report-preview')).toContainText(edited);
   // Queued for the portal (none configured here: it waits).
   await expect(box.getByTestId('report-sync').first()).toHaveAttribute('data-state', /pending|not_queued|failed|done/);
@@ -52,7 +52,7 @@ test('edit the cause, finalize a new revision, export PDF / Markdown / JSON', as
   await md.saveAs(mdPath);
   expect(readFileSync(mdPath, 'utf8')).toContain(edited);
 
-  // JSON: parses, revision 2.
+  // JSON: parses, with the edited cause.
   const [json] = await Promise.all([page.waitForEvent('download'), box.getByTestId('export-json').click()]);
   expect(json.suggestedFilename()).toMatch(/\.json$/);
   const jsonPath = testInfo.outputPath(json.suggestedFilename());

@@ -70,7 +70,7 @@ test('watch a report go from pending to synced against the test portal', async (
   await box.getByTestId('report-edit').click();
   await box.getByTestId('finalize-correction').fill('Replaced the 15 A fan fuse; fan runs on all speeds.');
   await box.getByTestId('report-finalize').click();
-  await expect(box.getByTestId('report-revision')).toHaveAttribute('data-revision', '2');
+  await expect(box.getByTestId('report-revision')).toHaveAttribute('data-revision', '1');
   const badge = box.getByTestId('report-sync').first();
   await expect(badge).toHaveAttribute('data-state', 'pending');
   await expect(badge).toHaveText('Sync pending');
@@ -84,7 +84,7 @@ test('watch a report go from pending to synced against the test portal', async (
   await expect(indicator).toHaveAttribute('data-kind', 'online', { timeout: 30_000 });
   await expect(page.getByTestId('sync-last')).toContainText('last sync');
   const stats = await portal!.stats();
-  expect(Object.values(stats.reports)).toContain(2);
+  expect(Object.values(stats.reports)).toContain(1);
   await page.screenshot({ path: testInfo.outputPath('sync-synced.png') });
 });
 
@@ -122,6 +122,8 @@ test('outbox: a rejected report and a conflict with both revisions, each with Re
   const reportId = Object.keys(after).find((k) => !before.has(k));
   expect(reportId).toBeTruthy();
   await portal!.control('seed_report', { report_id: reportId, revision: 9 });
+  // A finalized report changes only after a reopen; its finalize is revision 2.
+  await call(request, 'report_reopen', { session_id: sessionId, by: 'Sam' });
   const fin = await call(request, 'report_finalize', { session_id: sessionId });
   await expect(indicator).toHaveAttribute('data-kind', 'conflicts', { timeout: 60_000 });
   await indicator.click();

@@ -149,6 +149,21 @@ export const api = {
       ...(translation && Object.keys(compact(translation)).length > 0 ? { translation: compact(translation) } : {}),
     }),
 
+  /** Saves the edits into the report draft (made from the diagnosis when there is none); nothing is queued. */
+  reportDraftSave: ({ translation, ...input }: CommandRequest<'report_draft_save'>) =>
+    call('report_draft_save', {
+      ...compact(input),
+      session_id: input.session_id,
+      ...(translation && Object.keys(compact(translation)).length > 0 ? { translation: compact(translation) } : {}),
+    }),
+
+  /** Where the report stands: draft, finalized (read-only), reopened. */
+  reportState: (sessionId: string) => call('report_state', { session_id: sessionId }),
+
+  /** Reopens a finalized repair order; recorded in its audit trail with who did it. */
+  reportReopen: (sessionId: string, by: string) =>
+    call('report_reopen', { session_id: sessionId, ...(by.trim() ? { by: by.trim() } : {}) }),
+
   syncStatus: () => call('sync_status', {}),
 
   /** A failed or conflicting outbox item back to pending. */
@@ -173,6 +188,9 @@ export const api = {
 
   /** The labor rates and tax; with fields, sets those first. */
   roSettings: (input: CommandRequest<'ro_settings'> = {}) => call('ro_settings', input),
+
+  /** Reads (no input) or changes the shop's name, address and logo, which head every report PDF. */
+  shopSettings: (input: CommandRequest<'shop_settings'> = {}) => call('shop_settings', input),
 
   reportsExportStart: (input: ReportsExportInput) =>
     call('reports_export_start', { ...compact(input), from: input.from, to: input.to }),

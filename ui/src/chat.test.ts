@@ -184,6 +184,8 @@ describe('report finalize and export helpers', () => {
     expect(reportThreeC(body, true)).toEqual({ complaint: 'Ventilador.', cause: '', correction: '' });
     expect(reportThreeC('Complaint:\nx\n', true)).toEqual({ complaint: '', cause: '', correction: '' });
     expect(reportThreeC('Жалоба:\nНе дует.\n\nПричина:\nПредохранитель.\n')).toEqual({ complaint: 'Не дует.', cause: 'Предохранитель.', correction: '' });
+    // A declined estimate's line under the Complaint is not part of the paragraph a person edits.
+    expect(reportThreeC('Complaint:\nFan dead.\n\nEstimate declined: Jane Doe, by phone\n\nCause:\nFuse open.\n').complaint).toBe('Fan dead.');
     expect(threeCEdits(c, { ...c, cause: ' Fuse open at the panel. ' })).toEqual({ cause: 'Fuse open at the panel.' });
     expect(threeCEdits(c, c)).toEqual({});
     expect(emptiedThreeC(c, { ...c, correction: '  ' })).toEqual(['correction']);

@@ -288,7 +288,9 @@ export function reportThreeC(body: string, translation = false): ThreeC {
     const title = (s.title ?? '').trim().toLowerCase();
     for (const k of Object.keys(HEADINGS) as (keyof ThreeC)[]) {
       if (!seen.has(k) && HEADINGS[k].includes(title)) {
-        out[k] = s.body.trim();
+        // A 3C paragraph is one paragraph; what follows it in the section
+        // (a declined estimate's "Estimate declined: …") is not the person's to edit.
+        out[k] = s.body.trim().split(/\n\s*\n/)[0].trim();
         seen.add(k);
       }
     }

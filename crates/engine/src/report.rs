@@ -66,6 +66,9 @@ pub struct Headings {
     not_diagnosed: &'static str,
     /// Its correction.
     no_repair: &'static str,
+    /// The label of a line whose estimate the customer or the paying party
+    /// declined.
+    declined: &'static str,
 }
 
 pub fn headings(lang: &str) -> Headings {
@@ -84,6 +87,7 @@ pub fn headings(lang: &str) -> Headings {
             unverified: "Revisiones no verificadas",
             not_diagnosed: "No se diagnosticó en esta visita.",
             no_repair: "No se realizó ninguna reparación.",
+            declined: "Presupuesto rechazado",
         },
         "ru" => Headings {
             complaint: "Жалоба",
@@ -99,6 +103,7 @@ pub fn headings(lang: &str) -> Headings {
             unverified: "Не подтверждённые проверки",
             not_diagnosed: "Не диагностировалось в этот визит.",
             no_repair: "Ремонт не выполнялся.",
+            declined: "Смета отклонена",
         },
         _ => Headings {
             complaint: "Complaint",
@@ -114,6 +119,7 @@ pub fn headings(lang: &str) -> Headings {
             unverified: "Checks not verified",
             not_diagnosed: "Not diagnosed this visit.",
             no_repair: "No repair performed.",
+            declined: "Estimate declined",
         },
     }
 }
@@ -339,6 +345,112 @@ pub fn render(r: &ReportInput<'_>, language: &str) -> String {
     out.trim_end().to_string() + "\n"
 }
 
+/// A declined estimate as the report states it: who declined it, how
+/// (`in_person`, `phone`, `signature`) and when (as a person reads it).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Declined {
+    pub by: Option<String>,
+    pub method: Option<String>,
+    pub at: Option<String>,
+}
+
+impl Declined {
+    /// "Jane Doe, by phone, Nov 27, 2026 3:04 PM" in `lang`; never empty.
+    fn detail(&self, lang: &str) -> String {
+        let method = self.method.as_deref().map(|m| match (lang, m) {
+            ("es", "in_person") => "en persona",
+            ("es", "phone") => "por teléfono",
+            ("es", "signature") => "firma en pantalla",
+            ("ru", "in_person") => "лично",
+            ("ru", "phone") => "по телефону",
+            ("ru", "signature") => "подпись на экране",
+            (_, "in_person") => "in person",
+            (_, "phone") => "by phone",
+            (_, "signature") => "signature on screen",
+            (_, other) => other,
+        });
+        let parts: Vec<&str> = [self.by.as_deref(), method, self.at.as_deref()]
+            .into_iter()
+            .flatten()
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .collect();
+        if parts.is_empty() {
+            "—".to_owned()
+        } else {
+            parts.join(", ")
+        }
+    }
+}
+
+/// A report body with the repair order's declined estimates stated, in
+/// every language block: each complaint line at an index of `lines` (report
+/// order) gets a "Estimate declined: who, how, when" line after its
+/// Complaint, and each of `unlisted` (a declined repair order line the
+/// diagnosis never reached: its words and the decline) becomes a block of
+/// its own, not diagnosed, before the photos. [`parse`] reads the mark back
+/// as `ComplaintSection::declined`.
+pub fn mark_declined(
+    body: &str,
+    language: &str,
+    lines: &[(usize, Declined)],
+    unlisted: &[(String, Declined)],
+) -> String {
+    if lines.is_empty() && unlisted.is_empty() {
+        return body.to_owned();
+    }
+    let (english, translated) = match body.split_once(TRANSLATION_SEPARATOR) {
+        Some((en, tr)) => (en, Some(tr)),
+        None => (body, None),
+    };
+    let mut out = mark_block(english, "en", lines, unlisted);
+    if let Some(tr) = translated {
+        out.push_str(TRANSLATION_SEPARATOR);
+        out.push_str(&mark_block(tr, language, lines, unlisted));
+    }
+    out.trim_end().to_string() + "\n"
+}
+
+fn mark_block(
+    text: &str,
+    lang: &str,
+    lines: &[(usize, Declined)],
+    unlisted: &[(String, Declined)],
+) -> String {
+    let h = headings(lang);
+    let (complaint, cause, photos) = (
+        format!("{}:", h.complaint),
+        format!("{}:", h.cause),
+        format!("{}:", h.photos),
+    );
+    let mut out = String::with_capacity(text.len() + 200);
+    let mut index: Option<usize> = None;
+    let mut placed_unlisted = unlisted.is_empty();
+    for line in text.split_inclusive('\n') {
+        let bare = line.trim();
+        if bare == complaint {
+            index = Some(index.map_or(0, |i| i + 1));
+        } else if bare == cause {
+            if let Some((_, d)) = lines.iter().find(|(i, _)| Some(*i) == index) {
+                out.push_str(&format!("{}: {}\n\n", h.declined, d.detail(lang)));
+            }
+        } else if bare == photos && !placed_unlisted {
+            for (words, d) in unlisted {
+                let block = undiagnosed_block(lang, words);
+                let mark = format!("{}: {}\n\n", h.declined, d.detail(lang));
+                out.push_str(&block.replacen(
+                    &format!("\n\n{cause}"),
+                    &format!("\n\n{mark}{cause}"),
+                    1,
+                ));
+            }
+            placed_unlisted = true;
+        }
+        out.push_str(line);
+    }
+    out
+}
+
 /// A stored report body read back into its parts, for layouts that need
 /// them (the PDF). The body stays the record: this is a view of it.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
@@ -371,6 +483,8 @@ pub struct ComplaintSection {
     pub labor_total: Option<String>,
     pub parts: Vec<String>,
     pub unverified: Option<String>,
+    /// Who declined the line's estimate, how and when, when it was declined.
+    pub declined: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
@@ -450,6 +564,10 @@ fn parse_block(text: &str, lang: &str) -> ReportBlock {
         }
         if let Some(rest) = line.strip_prefix(&format!("{}: ", h.total)) {
             c.labor_total = Some(rest.strip_suffix(&hr_suffix).unwrap_or(rest).to_string());
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix(&format!("{}: ", h.declined)) {
+            c.declined = Some(rest.to_string());
             continue;
         }
         if let Some(rest) = line.strip_prefix(&format!("{}: ", h.unverified)) {
@@ -748,5 +866,53 @@ mod tests {
         assert!(normalize_edit(&"x".repeat(4001))
             .unwrap_err()
             .contains("4001"));
+    }
+
+    #[test]
+    fn a_declined_line_is_marked_in_both_languages_and_reads_back() {
+        let c = Catalog::embedded().unwrap();
+        let p = c.get("dc_12v").unwrap();
+        let f = p.findings[0].clone();
+        let edits = ReportEdits::default();
+        let input = ReportInput {
+            lines: vec![ComplaintInput {
+                procedure: p,
+                finding: f,
+                complaint: "Fan dead".into(),
+                complaint_translated: "Ventilador muerto".into(),
+                labor_tenths: 5,
+                repair_done: false,
+                unverified: Vec::new(),
+                edits: &edits,
+            }],
+            undiagnosed: Vec::new(),
+            photos: &[],
+        };
+        let body = render(&input, "es");
+        let d = Declined {
+            by: Some("Jane Doe".into()),
+            method: Some("phone".into()),
+            at: Some("Nov 27, 2026 3:04 PM".into()),
+        };
+        let marked = mark_declined(
+            &body,
+            "es",
+            &[(0, d.clone())],
+            &[("Awning will not retract".into(), d.clone())],
+        );
+        assert!(marked
+            .contains("Estimate declined: Jane Doe, by phone, Nov 27, 2026 3:04 PM\n\nCause:"));
+        assert!(marked.contains("Presupuesto rechazado: Jane Doe, por teléfono,"));
+        let doc = parse(&marked, "es");
+        for b in &doc.blocks {
+            assert_eq!(b.complaints.len(), 2, "{marked}");
+            assert!(b.complaints[0].declined.is_some());
+            assert_eq!(b.complaints[1].complaint, "Awning will not retract");
+            assert!(b.complaints[1].declined.is_some());
+            assert_eq!(b.complaints[1].cause, headings(&b.language).not_diagnosed);
+            assert!(b.other.is_empty(), "{:?}", b.other);
+        }
+        // Nothing declined: the body as it was.
+        assert_eq!(mark_declined(&body, "es", &[], &[]), body);
     }
 }

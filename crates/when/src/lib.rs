@@ -112,6 +112,19 @@ pub fn to_utc_rfc3339(field: &str, text: &str) -> Result<String, WhenError> {
         .to_string())
 }
 
+/// A stored RFC 3339 instant as a person reads it: the machine's local
+/// time with its offset, `2026-11-24 14:26 (UTC-05:00)` (as stored if it
+/// does not parse).
+pub fn local_display(rfc3339: &str) -> String {
+    chrono::DateTime::parse_from_rfc3339(rfc3339)
+        .map(|t| {
+            t.with_timezone(&chrono::Local)
+                .format("%Y-%m-%d %H:%M (UTC%:z)")
+                .to_string()
+        })
+        .unwrap_or_else(|_| rfc3339.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

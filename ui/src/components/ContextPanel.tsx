@@ -3,7 +3,7 @@
 // send chat messages through `onSend`; they never block the chat.
 
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { api, type ContextReport, type ReportFormat, type ReportRevision, type SessionContext } from '../api';
+import { api, type ContextReport, type ReportFormat, type ReportRevision, type ReportState, type SessionContext } from '../api';
 import {
   adjustLaborText,
   breadcrumb,
@@ -404,10 +404,34 @@ function ReportBox({
   const [exportNote, setExportNote] = useState<string | null>(null);
   const [exporting, setExporting] = useState<ReportFormat | null>(null);
   const [editing, setEditing] = useState(false);
+  const [reopening, setReopening] = useState(false);
+  const [state, setState] = useState<ReportState | null>(null);
+  const [stateError, setStateError] = useState<ApiError | null>(null);
+  const [finalizing, setFinalizing] = useState(false);
+  const [finalizeError, setFinalizeError] = useState<ApiError | null>(null);
   const latest = reports && reports.length > 0 ? reports.reduce((a, b) => (b.revision > a.revision ? b : a)) : null;
   const latestInfo = latest ? context.reports.find((r) => r.revision === latest.revision) : undefined;
 
-  if (!context.report_ready && context.reports.length === 0) return null;
+  // The lifecycle changes with every turn (a write-up makes a draft), so it is re-read with the context.
+  useEffect(() => {
+    let alive = true;
+    api.reportState(sessionId).then(
+      (s) => {
+        if (!alive) return;
+        setState(s);
+        setStateError(null);
+      },
+      (e) => alive && setStateError(toApiError(e)),
+    );
+    return () => {
+      alive = false;
+    };
+  }, [sessionId, context, reports]);
+
+  const draft = state?.draft ?? null;
+  const stage = state?.stage ?? 'none';
+  const finalized = stage === 'finalized';
+  if (!context.report_ready && context.reports.length === 0 && !draft) return null;
 
   async function exportAs(format: ReportFormat) {
     setExporting(format);
@@ -425,18 +449,71 @@ function ReportBox({
     }
   }
 
+  async function finalizeNow() {
+    setFinalizing(true);
+    setFinalizeError(null);
+    try {
+      const r = await api.reportFinalize({ session_id: sessionId });
+      notifySyncChanged();
+      setExportNote(r.queued ? t('report.finalizedQueued', { revision: r.revision }) : t('report.finalized', { revision: r.revision }));
+      onReportChanged();
+    } catch (e) {
+      setFinalizeError(toApiError(e));
+    } finally {
+      setFinalizing(false);
+    }
+  }
+
+  const stageBadge = finalized ? 'finalized' : draft ? 'draft' : state?.reopened ? 'reopened' : null;
+  const shown = draft ?? latest;
+
   return (
     <section className="ctx-block report-box" aria-labelledby="report-heading" data-testid="report-box">
       <div className="ctx-head">
         <h4 id="report-heading">{t('report.title')}</h4>
-        {context.report_ready && (
+        {stageBadge && (
+          <span className={`badge report-stage stage-${stageBadge}`} data-testid="report-stage" data-stage={stageBadge}>
+            {t(`report.stage.${stageBadge}`)}
+          </span>
+        )}
+        {context.report_ready && !finalized && (
           <button type="button" className="btn primary" data-testid="write-report" onClick={() => onSend(COMMAND_TEXT.writeReport)} disabled={sending}>
-            {context.reports.length > 0 ? t('report.writeNew') : t('report.write')}
+            {draft ? t('report.writeAgain') : context.reports.length > 0 ? t('report.writeNew') : t('report.write')}
           </button>
         )}
       </div>
-      <ErrorMessage error={reportsError} testId="reports-error" />
-      {latest ? (
+      <ErrorMessage error={reportsError ?? stateError} testId="reports-error" />
+      {draft && (
+        <>
+          <div className="report-meta">
+            <span className="muted small" data-testid="report-draft-revision" data-revision={draft.revision}>
+              {t('report.draftRevision', { revision: draft.revision, when: formatTimestamp(draft.updated_at) })}
+            </span>
+          </div>
+          <p className="muted small">{t('report.draftHint')}</p>
+          <div className="report-actions" role="group" aria-label={t('report.finalizeForm')}>
+            {!editing && (
+              <button type="button" className="btn" data-testid="report-edit" onClick={() => setEditing(true)} disabled={sending || finalizing}>
+                {t('report.editDraft')}
+              </button>
+            )}
+            {!editing && (
+              <button
+                type="button"
+                className="btn primary"
+                data-testid="report-finalize-now"
+                onClick={() => void finalizeNow()}
+                disabled={sending || finalizing}
+                aria-busy={finalizing}
+              >
+                {finalizing ? t('report.finalizing') : t('report.finalize')}
+              </button>
+            )}
+          </div>
+          <ErrorMessage error={finalizeError} testId="report-finalize-error" />
+        </>
+      )}
+      {!draft && latest && (
         <>
           <div className="report-meta">
             <span className="muted small" data-testid="report-revision" data-revision={latest.revision}>
@@ -463,53 +540,133 @@ function ReportBox({
                 {exporting === f.format ? t('report.exporting') : t(f.key)}
               </button>
             ))}
-            {!editing && (
-              <button type="button" className="btn primary" data-testid="report-edit" onClick={() => setEditing(true)} disabled={sending}>
-                {t('report.editFinalize')}
+            {finalized && !reopening && (
+              <button type="button" className="btn" data-testid="report-reopen" onClick={() => setReopening(true)}>
+                {t('report.reopen')}
               </button>
             )}
           </div>
           <ErrorMessage error={exportError} testId="report-export-error" />
-          {exportNote && (
-            <div className="note small" role="status" data-testid="report-export-note">
-              {exportNote}
-            </div>
+          {finalized && (
+            <p className="muted small" data-testid="report-read-only">
+              {t('report.readOnly')}
+            </p>
           )}
-          {editing && (
-            <FinalizeForm
-              key={latest.revision}
+          {state?.reopened && !finalized && (
+            <p className="muted small" data-testid="report-reopened">
+              {t('report.reopened', {
+                when: formatTimestamp(state.reopened.at),
+                who: state.reopened.by ?? t('header.someone'),
+                revision: (state.final_revision ?? 0) + 1,
+              })}
+            </p>
+          )}
+          {finalized && reopening && (
+            <ReopenForm
               sessionId={sessionId}
-              body={latest.body}
-              onCancel={() => setEditing(false)}
-              onFinalized={(message) => {
-                setEditing(false);
-                setExportNote(message);
+              nextRevision={(state?.final_revision ?? latest.revision) + 1}
+              onCancel={() => setReopening(false)}
+              onReopened={() => {
+                setReopening(false);
+                setExportNote(null);
                 onReportChanged();
               }}
             />
           )}
-          <div className="report-preview" data-testid="report-preview" aria-label={t('report.previewLabel', { revision: latest.revision })}>
-            <ReportText text={latest.body} />
-          </div>
-          {context.reports.length > 1 && (
-            <details className="report-revisions" data-testid="report-revisions">
-              <summary>{t('report.revisions', { n: context.reports.length })}</summary>
-              <ul>
-                {[...context.reports]
-                  .sort((a, b) => b.revision - a.revision)
-                  .map((r) => (
-                    <li key={r.revision} data-testid="report-revision-row" data-revision={r.revision}>
-                      {t('report.revisionShort', { revision: r.revision, when: formatTimestamp(r.created_at) })} <ReportSyncBadge report={r} />
-                    </li>
-                  ))}
-              </ul>
-            </details>
-          )}
         </>
+      )}
+      {exportNote && (
+        <div className="note small" role="status" data-testid="report-export-note">
+          {exportNote}
+        </div>
+      )}
+      {draft && editing && (
+        <FinalizeForm
+          key={`${draft.revision}:${draft.updated_at}`}
+          sessionId={sessionId}
+          body={draft.body}
+          onCancel={() => setEditing(false)}
+          onSaved={(message) => {
+            setEditing(false);
+            setExportNote(message);
+            onReportChanged();
+          }}
+        />
+      )}
+      {shown ? (
+        <div className="report-preview" data-testid="report-preview" aria-label={t('report.previewLabel', { revision: shown.revision })}>
+          <ReportText text={shown.body} />
+        </div>
       ) : (
         context.reports.length === 0 && <p className="muted small">{t('report.canWrite')}</p>
       )}
+      {context.reports.length > 1 && (
+        <details className="report-revisions" data-testid="report-revisions">
+          <summary>{t('report.revisions', { n: context.reports.length })}</summary>
+          <ul>
+            {[...context.reports]
+              .sort((a, b) => b.revision - a.revision)
+              .map((r) => (
+                <li key={r.revision} data-testid="report-revision-row" data-revision={r.revision}>
+                  {t('report.revisionShort', { revision: r.revision, when: formatTimestamp(r.created_at) })} <ReportSyncBadge report={r} />
+                </li>
+              ))}
+          </ul>
+        </details>
+      )}
     </section>
+  );
+}
+
+function ReopenForm({
+  sessionId,
+  nextRevision,
+  onCancel,
+  onReopened,
+}: {
+  sessionId: string;
+  nextRevision: number;
+  onCancel: () => void;
+  onReopened: () => void;
+}) {
+  const [by, setBy] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const id = useId();
+  return (
+    <form
+      className="reopen-form"
+      data-testid="reopen-form"
+      aria-label={t('report.reopenConfirm')}
+      onSubmit={async (e) => {
+        e.preventDefault();
+        setBusy(true);
+        setError(null);
+        try {
+          await api.reportReopen(sessionId, by);
+          onReopened();
+        } catch (err) {
+          setError(toApiError(err));
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      <p className="muted small">{t('report.reopenHint', { revision: nextRevision })}</p>
+      <div className="field">
+        <label htmlFor={`${id}-by`}>{t('report.reopenBy')}</label>
+        <input id={`${id}-by`} value={by} onChange={(e) => setBy(e.target.value)} data-testid="report-reopen-by" autoFocus />
+      </div>
+      <div className="finalize-actions">
+        <button type="submit" className="btn primary" disabled={busy} aria-busy={busy} data-testid="report-reopen-confirm">
+          {t('report.reopenConfirm')}
+        </button>
+        <button type="button" className="btn" onClick={onCancel} disabled={busy} data-testid="reopen-cancel">
+          {t('common.cancel')}
+        </button>
+      </div>
+      <ErrorMessage error={error} testId="reopen-error" />
+    </form>
   );
 }
 
@@ -517,12 +674,13 @@ function FinalizeForm({
   sessionId,
   body,
   onCancel,
-  onFinalized,
+  onSaved,
 }: {
   sessionId: string;
   body: string;
   onCancel: () => void;
-  onFinalized: (message: string) => void;
+  /** The draft was saved or finalized; the message says which. */
+  onSaved: (message: string) => void;
 }) {
   const original = useMemo(() => reportThreeC(body), [body]);
   const originalTr = useMemo(() => reportThreeC(body, true), [body]);
@@ -541,7 +699,8 @@ function FinalizeForm({
     form.current?.querySelector('textarea')?.focus();
   }, []);
 
-  async function finalize() {
+  /** Finalize, or only save the draft (`finalize` false): the same checked edits either way. */
+  async function submit(finalize: boolean) {
     const emptied = emptiedThreeC(original, edited);
     const emptiedTr = hasTranslation ? emptiedThreeC(originalTr, editedTr) : [];
     if (emptied.length > 0 || emptiedTr.length > 0) {
@@ -556,14 +715,20 @@ function FinalizeForm({
     setFieldError({});
     setBusy(true);
     setError(null);
+    const input = {
+      session_id: sessionId,
+      ...threeCEdits(original, edited),
+      ...(hasTranslation ? { translation: threeCEdits(originalTr, editedTr) } : {}),
+    };
     try {
-      const r = await api.reportFinalize({
-        session_id: sessionId,
-        ...threeCEdits(original, edited),
-        ...(hasTranslation ? { translation: threeCEdits(originalTr, editedTr) } : {}),
-      });
-      notifySyncChanged();
-      onFinalized(r.queued ? t('report.finalizedQueued', { revision: r.revision }) : t('report.finalized', { revision: r.revision }));
+      if (finalize) {
+        const r = await api.reportFinalize(input);
+        notifySyncChanged();
+        onSaved(r.queued ? t('report.finalizedQueued', { revision: r.revision }) : t('report.finalized', { revision: r.revision }));
+      } else {
+        const r = await api.reportDraftSave(input);
+        onSaved(t('report.draftSaved', { revision: r.revision }));
+      }
     } catch (e) {
       setError(toApiError(e));
     } finally {
@@ -585,7 +750,7 @@ function FinalizeForm({
       aria-label={t('report.finalizeForm')}
       onSubmit={(e) => {
         e.preventDefault();
-        void finalize();
+        void submit(true);
       }}
     >
       <p className="muted small">{t('report.finalizeHint')}</p>
@@ -645,6 +810,9 @@ function FinalizeForm({
       <div className="finalize-actions">
         <button type="submit" className="btn primary" disabled={busy} aria-busy={busy} data-testid="report-finalize">
           {busy ? t('report.finalizing') : t('report.finalize')}
+        </button>
+        <button type="button" className="btn" onClick={() => void submit(false)} disabled={busy} data-testid="report-save-draft">
+          {t('report.saveDraft')}
         </button>
         <button type="button" className="btn" onClick={onCancel} disabled={busy} data-testid="finalize-cancel">
           {t('common.cancel')}

@@ -431,10 +431,21 @@ describe('report', () => {
     click(write);
     await waitFor(() => allByTestId(root, 'chat-turn').length === 4);
     expect(backend.callsOf('chat_turn')[3].text).toBe('write the report');
+    // The write-up is a draft: previewed, with no export until it is finalized.
     const preview = await waitFor(() => byTestId(root, 'report-preview'));
     expect(preview.textContent).toContain('Total labor: 1.5 hr');
+    await waitFor(() => byTestId(root, 'report-stage')?.dataset.stage === 'draft');
+    expect(byTestId(root, 'report-stage')!.textContent).toBe('Draft');
+    expect(byTestId(root, 'report-draft-revision')!.getAttribute('data-revision')).toBe('1');
+    expect(byTestId(root, 'export-markdown')).toBeNull();
+    await waitFor(() => byTestId(root, 'write-report')!.textContent === 'Write it up again');
+
+    click(byTestId(root, 'report-finalize-now'));
+    await waitFor(() => byTestId(root, 'report-stage')?.dataset.stage === 'finalized');
+    expect(backend.callsOf('report_finalize')).toEqual([{ session_id: diag.session.id }]);
     expect(byTestId(root, 'report-revision')!.getAttribute('data-revision')).toBe('1');
-    await waitFor(() => byTestId(root, 'write-report')!.textContent === 'Write new revision');
+    expect(byTestId(root, 'write-report')).toBeNull();
+    expect(byTestId(root, 'report-read-only')!.textContent).toBe('Finalized: the repair order is read-only until it is reopened.');
 
     click(byTestId(root, 'export-markdown'));
     const note = await waitFor(() => byTestId(root, 'report-export-note'));
@@ -456,6 +467,7 @@ describe('report', () => {
     await say(root, 'roof vent fan');
     await say(root, 'panel fuse blown');
     await say(root, 'write the report');
+    click(await waitFor(() => byTestId(root, 'report-finalize-now')));
     click(await waitFor(() => byTestId(root, 'export-markdown')));
     const err = await waitFor(() => byTestId(root, 'report-export-error'));
     expect(err.textContent).toContain('no final report yet');
@@ -484,14 +496,14 @@ describe('report: edit, finalize, export formats, sync state', () => {
     return { created, clicked };
   }
 
-  it('edits the cause, finalizes a new revision (only the changed paragraph sent), and follows its sync state to Synced', async () => {
+  it('edits the draft, finalizes it (only the changed paragraph sent), follows its sync state to Synced, reopens and finalizes revision 2', async () => {
     const diag = fakeDiagnosis();
     const { root, backend } = await open({}, diag);
     await say(root, 'roof vent fan');
     await say(root, 'panel fuse blown');
     await say(root, 'write the report');
-    await waitFor(() => byTestId(root, 'report-preview'));
-    expect(byTestId(root, 'report-sync')!.dataset.state).toBe('not_queued');
+    await waitFor(() => byTestId(root, 'report-stage')?.dataset.stage === 'draft');
+    expect(byTestId(root, 'report-sync')).toBeNull();
 
     click(byTestId(root, 'report-edit'));
     const form = await waitFor(() => byTestId(root, 'finalize-form'));
@@ -506,33 +518,75 @@ describe('report: edit, finalize, export formats, sync state', () => {
     expect(byTestId(form, 'finalize-cause-error')!.textContent).toBe('This paragraph cannot be empty.');
     expect(backend.callsOf('report_finalize')).toEqual([]);
 
-    typeInto(cause, 'Fan fuse open at the 12 V panel; wiring checked.');
-    click(byTestId(form, 'report-finalize'));
-    await waitFor(() => byTestId(root, 'report-revision')?.dataset.revision === '2');
+    // Saved into the draft: nothing finalized, the preview has the new words.
+    typeInto(cause, 'Fan fuse open at the 12 V panel.');
+    click(byTestId(form, 'report-save-draft'));
+    await waitFor(() => byTestId(root, 'report-export-note')?.textContent === 'Draft of revision 1 saved.');
+    expect(backend.callsOf('report_draft_save')).toEqual([{ session_id: diag.session.id, cause: 'Fan fuse open at the 12 V panel.' }]);
+    expect(backend.callsOf('report_finalize')).toEqual([]);
+    await waitFor(() => byTestId(root, 'report-preview')?.textContent?.includes('Fan fuse open at the 12 V panel.'));
+    click(byTestId(root, 'report-edit'));
+    const again = await waitFor(() => byTestId(root, 'finalize-form'));
+    typeInto(byTestId(again, 'finalize-cause') as HTMLTextAreaElement, 'Fan fuse open at the 12 V panel; wiring checked.');
+    click(byTestId(again, 'report-finalize'));
+    await waitFor(() => byTestId(root, 'report-revision')?.dataset.revision === '1');
     expect(backend.callsOf('report_finalize')).toEqual([{ session_id: diag.session.id, cause: 'Fan fuse open at the 12 V panel; wiring checked.' }]);
     expect(byTestId(root, 'finalize-form')).toBeNull();
-    expect(byTestId(root, 'report-export-note')!.textContent).toBe('Revision 2 finalized and queued for the portal.');
+    expect(byTestId(root, 'report-export-note')!.textContent).toBe('Revision 1 finalized and queued for the portal.');
     expect(byTestId(root, 'report-preview')!.textContent).toContain('wiring checked');
+    await waitFor(() => byTestId(root, 'report-stage')?.dataset.stage === 'finalized');
     expect(byTestId(root, 'report-sync')!.dataset.state).toBe('pending');
     expect(byTestId(root, 'report-sync')!.textContent).toBe('Sync pending');
 
     // The portal worker delivers it: the panel re-reads the context while a revision is pending.
-    diag.setReportSync(2, 'done');
+    diag.setReportSync(1, 'done');
     await waitFor(() => byTestId(root, 'report-sync')!.dataset.state === 'done', 6000);
     expect(byTestId(root, 'report-sync')!.textContent).toBe('Synced');
+
+    // Reopen, with who did it; the next write-up is a draft of revision 2, finalized as revision 2.
+    click(byTestId(root, 'report-reopen'));
+    const reopen = await waitFor(() => byTestId(root, 'reopen-form'));
+    expect(reopen.textContent).toContain('the next finalize makes revision 2');
+    typeInto(byTestId(reopen, 'report-reopen-by') as HTMLInputElement, 'Marta');
+    click(byTestId(reopen, 'report-reopen-confirm'));
+    await waitFor(() => byTestId(root, 'report-reopened') !== null);
+    expect(backend.callsOf('report_reopen')).toEqual([{ session_id: diag.session.id, by: 'Marta' }]);
+    expect(byTestId(root, 'report-reopened')!.textContent).toContain('by Marta; the next finalize makes revision 2.');
+    expect(byTestId(root, 'report-stage')!.dataset.stage).toBe('reopened');
+    await say(root, 'write the report');
+    await waitFor(() => byTestId(root, 'report-draft-revision')?.dataset.revision === '2');
+    click(byTestId(root, 'report-finalize-now'));
+    await waitFor(() => byTestId(root, 'report-revision')?.dataset.revision === '2');
     expect(byTestId(root, 'report-revisions')!.textContent).toContain('2 revisions');
   });
 
-  it('exports PDF (base64 decoded) and JSON with the backend file names; a finalize error stays in the form', async () => {
+  it('a finalize error stays in the form; the finalized revision exports as PDF (base64 decoded) and JSON with the backend file names', async () => {
     const { created, clicked } = lendObjectUrls();
-    const { root, backend, diag } = await open({
-      report_finalize: () => {
-        throw appError('invalid_input', 'cause: too long');
+    const diagnosis = fakeDiagnosis();
+    let refused = false;
+    const { root, backend, diag } = await open(
+      {
+        // The first finalize is refused; the next one goes through.
+        report_finalize: (p) => {
+          if (!refused) {
+            refused = true;
+            throw appError('invalid_input', 'cause: too long');
+          }
+          return diagnosis.handlers.report_finalize!(p);
+        },
       },
-    });
+      diagnosis,
+    );
     await say(root, 'roof vent fan');
     await say(root, 'panel fuse blown');
     await say(root, 'write the report');
+    click(await waitFor(() => byTestId(root, 'report-edit')));
+    click(byTestId(root, 'report-finalize'));
+    const err = await waitFor(() => byTestId(root, 'finalize-error'));
+    expect(err.textContent).toContain('cause: too long');
+    expect(byTestId(root, 'finalize-form')).not.toBeNull();
+    click(byTestId(root, 'report-finalize'));
+
     click(await waitFor(() => byTestId(root, 'export-pdf')));
     await waitFor(() => clicked.length === 1);
     expect(backend.callsOf('report_export')[0]).toEqual({ session_id: diag.session.id, revision: 1, format: 'pdf' });
@@ -544,12 +598,6 @@ describe('report: edit, finalize, export formats, sync state', () => {
     await waitFor(() => clicked.length === 2);
     expect(clicked[1]).toMatch(/\.json$/);
     expect(JSON.parse(new TextDecoder().decode(await readFileBytes(created[1]))).revision).toBe(1);
-
-    click(byTestId(root, 'report-edit'));
-    click(byTestId(root, 'report-finalize'));
-    const err = await waitFor(() => byTestId(root, 'finalize-error'));
-    expect(err.textContent).toContain('cause: too long');
-    expect(byTestId(root, 'finalize-form')).not.toBeNull();
   });
 });
 
@@ -616,10 +664,10 @@ describe('report of a session in another language', () => {
       'Complaint:\nRoof vent fan dead\n\nCause:\nFan fuse open.\n\n--- TRADUCCIÓN ---\n\nQueja:\nEl ventilador no funciona\n\nCausa:\nFusible abierto.\n';
     const finalized: CommandRequest<'report_finalize'>[] = [];
     const { root } = await open({
-      report_list: () => ({ reports: [{ revision: 1, language: 'es', format: 'markdown', body, created_at: '2026-11-23T10:00:00Z' }] }),
+      report_state: () => ({ stage: 'draft', final_revision: null, draft: { revision: 1, language: 'es', body, updated_at: '2026-11-23T10:00:00Z' }, reopened: null }),
       report_finalize: (p) => {
         finalized.push(p);
-        return { revision: 2, file_name: 'r2.pdf', created_at: '2026-11-23T11:00:00Z', queued: true };
+        return { revision: 1, file_name: 'r1.pdf', created_at: '2026-11-23T11:00:00Z', queued: true };
       },
     });
     await say(root, 'roof vent fan');

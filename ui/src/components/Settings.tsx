@@ -11,11 +11,13 @@ import { setThemePref, THEME_PREFS, useThemePref, type ThemePref } from '../them
 import { ApiError, toApiError } from '../transport';
 import { ErrorMessage, Modal } from './common';
 import { RoMoneySettings } from './RoMoneySettings';
+import { ShopSettings } from './ShopSettings';
 
 export function SettingsDialog({ onClose }: { onClose: () => void }) {
   return (
     <Modal title={t('settings.title')} onClose={onClose} closeLabel={t('common.close')} testId="settings-dialog">
       <PortalSettingsForm />
+      <ShopSettings />
       <RoMoneySettings />
       <LanguageAndTheme />
       <Shortcuts />

@@ -1,7 +1,7 @@
 // Generated from the Rust types by `servicedesk::api::bindings`. Do not edit:
 // run `UPDATE_BINDINGS=1 cargo test --test tests bindings` instead.
 
-import type { Answer, AppInfo, ArrearsReport, ArrearsRequest, Artifact, ArtifactAddRequest, ArtifactContent, ArtifactContentRequest, ArtifactList, ArtifactUploadRequest, ArtifactVerifyRequest, AskRequest, ChatTranscript, ChatTurnRequest, DemoReport, Empty, ExportJob, ExportJobRef, ImportReport, ImportRequest, IngestReport, IngestRequest, ItemInfo, OrderList, OrdersRequest, PortalSettings, PortalSettingsRequest, RepairOrder, ReportExport, ReportExportRequest, ReportFinalizeRequest, ReportFinalized, ReportList, ReportsExportRequest, RoLineAuthorizeRequest, RoLineDeleteRequest, RoLineSaveRequest, RoSettings, RoSettingsPatch, RuleList, SearchQuery, SearchResults, Session, SessionContext, SessionDeleteRequest, SessionDeleted, SessionDetail, SessionExport, SessionList, SessionListRequest, SessionNewRequest, SessionRef, SessionUpdateRequest, SimulateRequest, SimulateResponse, SourceFile, SourceFileRequest, Sources, SyncRetryRequest, SyncStatus, Verification, VerifyReport, VerifyRequest } from './models';
+import type { Answer, AppInfo, ArrearsReport, ArrearsRequest, Artifact, ArtifactAddRequest, ArtifactContent, ArtifactContentRequest, ArtifactList, ArtifactUploadRequest, ArtifactVerifyRequest, AskRequest, ChatTranscript, ChatTurnRequest, DemoReport, DraftSaved, Empty, ExportJob, ExportJobRef, ImportReport, ImportRequest, IngestReport, IngestRequest, ItemInfo, OrderList, OrdersRequest, PortalSettings, PortalSettingsRequest, Reopened, RepairOrder, ReportExport, ReportExportRequest, ReportFinalizeRequest, ReportFinalized, ReportList, ReportReopenRequest, ReportState, ReportsExportRequest, RoLineAuthorizeRequest, RoLineDeleteRequest, RoLineSaveRequest, RoSettings, RoSettingsPatch, RuleList, SearchQuery, SearchResults, Session, SessionContext, SessionDeleteRequest, SessionDeleted, SessionDetail, SessionExport, SessionList, SessionListRequest, SessionNewRequest, SessionRef, SessionUpdateRequest, ShopProfile, ShopSettingsRequest, SimulateRequest, SimulateResponse, SourceFile, SourceFileRequest, Sources, SyncRetryRequest, SyncStatus, Verification, VerifyReport, VerifyRequest } from './models';
 
 /** Every command `dispatch` serves, with its request and response. */
 export interface Commands {
@@ -21,6 +21,9 @@ export interface Commands {
   report_list: { request: SessionRef; response: ReportList };
   report_export: { request: ReportExportRequest; response: ReportExport };
   report_finalize: { request: ReportFinalizeRequest; response: ReportFinalized };
+  report_draft_save: { request: ReportFinalizeRequest; response: DraftSaved };
+  report_reopen: { request: ReportReopenRequest; response: Reopened };
+  report_state: { request: SessionRef; response: ReportState };
   reports_export_start: { request: ReportsExportRequest; response: ExportJob };
   reports_export_status: { request: ExportJobRef; response: ExportJob };
   session_context: { request: SessionRef; response: SessionContext };
@@ -45,6 +48,7 @@ export interface Commands {
   ro_line_authorize: { request: RoLineAuthorizeRequest; response: RepairOrder };
   ro_line_delete: { request: RoLineDeleteRequest; response: RepairOrder };
   ro_settings: { request: RoSettingsPatch; response: RoSettings };
+  shop_settings: { request: ShopSettingsRequest; response: ShopProfile };
 }
 
 export type Command = keyof Commands;
@@ -67,6 +71,9 @@ export const COMMANDS: Command[] = [
   'report_list',
   'report_export',
   'report_finalize',
+  'report_draft_save',
+  'report_reopen',
+  'report_state',
   'reports_export_start',
   'reports_export_status',
   'session_context',
@@ -91,4 +98,5 @@ export const COMMANDS: Command[] = [
   'ro_line_authorize',
   'ro_line_delete',
   'ro_settings',
+  'shop_settings',
 ];

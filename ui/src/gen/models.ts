@@ -212,6 +212,15 @@ export type DemoReport = { rules: ImportReport, orders: ImportReport, };
  */
 export type DocError = { file: string, line: number, field: string | null, message: string, };
 
+/**
+ * What a saved draft holds.
+ */
+export type DraftSaved = { 
+/**
+ * The revision its finalize will take.
+ */
+revision: number, body: string, turn_id: string, };
+
 export type Empty = Record<symbol, never>;
 
 export type Escalation = { escalated: boolean, reason: string | null, };
@@ -573,6 +582,20 @@ amount: Money, };
 export type QuickAnswer = { label: string, text: string, };
 
 /**
+ * The last reopening of a session that is open again.
+ */
+export type ReopenView = { at: string, by: string | null, };
+
+/**
+ * What a reopen recorded.
+ */
+export type Reopened = { 
+/**
+ * The revision the next finalize will take.
+ */
+next_revision: number, reopened_at: string, reopened_by: string | null, };
+
+/**
  * A session's repair order: its lines priced, the totals, the settings
  * they were priced with, and the diagnoses a line can start from.
  */
@@ -581,6 +604,11 @@ export type RepairOrder = { session_id: string, ro_number: string, settings: RoS
 export type Reply = { kind: ReplyKind, text: string, step_id: string | null, citations: Array<string>, };
 
 export type ReplyKind = "question" | "answer" | "clarification" | "fallback" | "labor_draft" | "report" | "refusal";
+
+/**
+ * The draft as the report view shows it.
+ */
+export type ReportDraftView = { revision: number, language: string, body: string, updated_at: string, };
 
 /**
  * What a technician rewrote in the report before finalizing it: the 3C
@@ -631,11 +659,35 @@ export type ReportRef = { revision: number, created_at: string,
  */
 sync: ReportSync, };
 
+export type ReportReopenRequest = { session_id: string, 
+/**
+ * Who reopens it, for the audit trail.
+ */
+by?: string | null, };
+
 export type ReportRevision = { revision: number, language: string, 
 /**
  * A stored revision's body is Markdown.
  */
 format: ReportFormat, body: string, created_at: string, };
+
+/**
+ * Where a session's report stands in its lifecycle.
+ */
+export type ReportStage = "none" | "draft" | "finalized";
+
+/**
+ * A session's report lifecycle: draft, finalized, reopened, draft, ...
+ */
+export type ReportState = { stage: ReportStage, 
+/**
+ * The newest final revision, if any.
+ */
+final_revision: number | null, draft: ReportDraftView | null, 
+/**
+ * Set while the session is open again after a finalize.
+ */
+reopened: ReopenView | null, };
 
 /**
  * A revision's delivery to the portal, as the outbox knows it.
@@ -726,9 +778,17 @@ export type RoLaborRates = { customer: Money, warranty: Money, internal: Money, 
 
 export type RoLaborView = { description: string, hours: string, amount: Money, };
 
-export type RoLineAuthorizeRequest = { session_id: string, authorization: RoAuthorizeInput, };
+export type RoLineAuthorizeRequest = { session_id: string, authorization: RoAuthorizeInput, 
+/**
+ * Who makes the change, for the audit trail.
+ */
+edited_by?: string | null, };
 
-export type RoLineDeleteRequest = { session_id: string, line_id: string, };
+export type RoLineDeleteRequest = { session_id: string, line_id: string, 
+/**
+ * Who makes the change, for the audit trail.
+ */
+edited_by?: string | null, };
 
 /**
  * A complaint line as the writer saves it: a new one (no `line_id`) or an
@@ -756,7 +816,11 @@ warranty_maker?: string | null,
  */
 engine_complaint?: string | null, labor?: Array<RoLaborInput>, parts?: Array<RoPartInput>, };
 
-export type RoLineSaveRequest = { session_id: string, line: RoLineInput, };
+export type RoLineSaveRequest = { session_id: string, line: RoLineInput, 
+/**
+ * Who makes the change, for the audit trail.
+ */
+edited_by?: string | null, };
 
 /**
  * One complaint line, priced.
@@ -1094,6 +1158,34 @@ export type SessionStatus = "open" | "escalated" | "finalized";
  * clears it. Every changed field is recorded with `edited_by`.
  */
 export type SessionUpdateRequest = { session_id: string, edited_by?: string | null, complaint: string, customer?: string | null, customer_phone?: string | null, customer_email?: string | null, technician?: string | null, vin?: string | null, plate?: string | null, make_model?: string | null, model_year?: number | null, odometer?: number | null, odometer_unit?: OdometerUnit | null, engine_hours?: number | null, };
+
+/**
+ * The shop's logo, as stored.
+ */
+export type ShopLogo = { sha256: string, mime: string, };
+
+/**
+ * The shop's name, address (one line per address line) and logo.
+ */
+export type ShopProfile = { name: string | null, address: string | null, logo: ShopLogo | null, };
+
+/**
+ * `shop_settings`: read (empty payload) or change the shop's name, address
+ * and logo, printed at the top of every report PDF.
+ */
+export type ShopSettingsRequest = { 
+/**
+ * The shop's name; empty clears it.
+ */
+name?: string | null, 
+/**
+ * Its address, one line per address line; empty clears it.
+ */
+address?: string | null, 
+/**
+ * A PNG or JPEG, base64; at most 2 MiB.
+ */
+logo_base64?: string | null, remove_logo?: boolean, };
 
 export type SimulateRequest = { 
 /**

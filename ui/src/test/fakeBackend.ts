@@ -239,11 +239,28 @@ const LABOR_LINES: [string, number][] = [
   ['Replace fuse and verify operation', 0.2],
 ];
 
+/** A report body with the 3C paragraphs the edits name replaced. */
+function applyEdits(body: string, edits: { complaint?: string | null; cause?: string | null; correction?: string | null }): string {
+  let out = body;
+  for (const [k, title] of [
+    ['complaint', 'Complaint'],
+    ['cause', 'Cause'],
+    ['correction', 'Correction'],
+  ] as const) {
+    const v = edits[k];
+    if (v == null) continue;
+    const re = new RegExp(`(${title}:\\n)([\\s\\S]*?)(\\n\\n|$)`);
+    out = re.test(out) ? out.replace(re, (_m, h, _b, tail) => `${h}${v}${tail}`) : `${out}\n${title}:\n${v}\n`;
+  }
+  return out;
+}
+
 /**
  * A small, deterministic imitation of the engine's dc_12v walk: "…fan…" starts
  * it, "where is …" opens a Locate subflow, "back to the step" closes it,
  * "panel fuse blown" isolates, "confirm labor" / "make it X" / "skip labor"
- * set the labor, "write the report" writes a revision. Anything else is a fallback.
+ * set the labor, "write the report" writes the draft (refused once finalized,
+ * until report_reopen). Anything else is a fallback.
  */
 export function fakeDiagnosis(over: Partial<Session> = {}): FakeDiagnosis {
   const session = makeSession({ complaint: 'Roof vent fan dead', ...over });
@@ -251,6 +268,10 @@ export function fakeDiagnosis(over: Partial<Session> = {}): FakeDiagnosis {
   const artifacts: Artifact[] = [];
   const reports: (ReportRevision & { sync: ReportSync })[] = [];
   const finalized: FakeDiagnosis['finalized'] = [];
+  // The report lifecycle: a write-up is a draft; a finalize makes it final and the session read-only until reopened.
+  let draft: { revision: number; body: string; updated_at: string } | null = null;
+  let isFinal = false;
+  let reopened: { at: string; by: string | null } | null = null;
   let system: SystemView | null = null;
   let active: string | null = null;
   const completed: string[] = [];
@@ -296,19 +317,15 @@ export function fakeDiagnosis(over: Partial<Session> = {}): FakeDiagnosis {
 
   function engine(text: string): { kind: ReplyKind; text: string; step_id: string | null; intent: string; transition: string } {
     const t = text.toLowerCase();
+    if (isFinal) {
+      return { kind: 'refusal', text: `Repair order ${session.ro_number} is finalized: this note changed nothing. To change it, reopen it.`, step_id: null, intent: 'FINALIZED', transition: 'T10_boundary' };
+    }
     if (/write the report/.test(t)) {
       if (!isolation.complete) return { kind: 'refusal', text: 'The cause is not isolated yet.', step_id: null, intent: 'REPORT_REQUEST', transition: 'D7_report' };
       const body = `Complaint:\n${session.complaint}\n\nCause:\n${isolation.cause}\n\nEstimated labor:\n${laborLines()
         .map((l) => `- ${l.task}: ${l.hours} hr`)
         .join('\n')}\nTotal labor: ${labor.hours} hr\n`;
-      reports.push({
-        revision: reports.length + 1,
-        language: 'en',
-        format: 'markdown',
-        body,
-        created_at: '2026-11-23T10:00:00Z',
-        sync: { state: 'not_queued', reason: null },
-      });
+      draft = { revision: reports.length + 1, body, updated_at: '2026-11-23T10:00:00Z' };
       return { kind: 'report', text: body, step_id: null, intent: 'REPORT_REQUEST', transition: 'D7_report' };
     }
     if (t.startsWith('where is') && system) {
@@ -390,7 +407,7 @@ export function fakeDiagnosis(over: Partial<Session> = {}): FakeDiagnosis {
         reply: { kind: reply.kind, text: reply.text, step_id: reply.step_id, citations: [] },
         escalated,
         facts: facts.flatMap((f) => (f.name ? [f.name] : [])),
-        report_revision: reply.kind === 'report' ? reports.length : null,
+        report_revision: reply.kind === 'report' ? (draft?.revision ?? null) : null,
         trace: `${reply.transition} fired`,
       });
     },
@@ -421,27 +438,41 @@ export function fakeDiagnosis(over: Partial<Session> = {}): FakeDiagnosis {
       if (format !== 'markdown') throw appError('invalid_input', `format: unknown format "${format}"`);
       return { revision: r.revision, file_name: `${base}.md`, format: 'markdown', mime: 'text/markdown', encoding: 'utf8', content: `# Service report\n\n${r.body}` };
     },
-    // report_finalize: a new revision from the current report with the edits, queued for the portal.
+    // report_finalize: the draft (or the newest revision) with the edits becomes the next revision, queued for the portal.
     report_finalize: (p) => {
       if (p.session_id !== session.id) throw appError('not_found', `session ${p.session_id} not found`);
-      const cur = reports[reports.length - 1];
-      if (!cur) throw appError('not_found', `session ${p.session_id} has no report to finalize`);
+      if (isFinal) throw appError('invalid_input', `session_id: repair order ${session.ro_number} is already finalized; reopen it to change the report`);
+      const cur = draft ?? reports[reports.length - 1];
+      if (!cur) throw appError('invalid_input', `session_id: the report cannot be finalized yet`);
       const { session_id: _id, ...edits } = p;
       finalized.push(edits);
-      let body = cur.body;
-      for (const [k, title] of [
-        ['complaint', 'Complaint'],
-        ['cause', 'Cause'],
-        ['correction', 'Correction'],
-      ] as const) {
-        const v = edits[k];
-        if (v == null) continue;
-        const re = new RegExp(`(${title}:\\n)([\\s\\S]*?)(\\n\\n|$)`);
-        body = re.test(body) ? body.replace(re, (_m, h, _b, tail) => `${h}${v}${tail}`) : `${body}\n${title}:\n${v}\n`;
-      }
+      const body = applyEdits(cur.body, edits);
       const revision = reports.length + 1;
       reports.push({ revision, language: 'en', format: 'markdown', body, created_at: '2026-11-23T11:00:00Z', sync: { state: 'pending', reason: null } });
+      draft = null;
+      isFinal = true;
+      reopened = null;
       return { revision, file_name: `report-${session.id.slice(0, 8)}-r${revision}.md`, created_at: '2026-11-23T11:00:00Z', queued: true };
+    },
+    report_draft_save: (p) => {
+      if (isFinal) throw appError('invalid_input', `session_id: repair order ${session.ro_number} is already finalized; reopen it to change the report`);
+      const cur = draft ?? reports[reports.length - 1];
+      if (!cur) throw appError('invalid_input', `session_id: the report cannot be drafted yet`);
+      const { session_id: _id, ...edits } = p;
+      draft = { revision: reports.length + 1, body: applyEdits(cur.body, edits), updated_at: '2026-11-23T10:30:00Z' };
+      return { revision: draft.revision, body: draft.body, turn_id: `t${turns.length + 1}` };
+    },
+    report_state: () => ({
+      stage: isFinal ? 'finalized' : draft ? 'draft' : 'none',
+      final_revision: reports.length > 0 ? reports.length : null,
+      draft: draft ? { ...draft, language: 'en' } : null,
+      reopened,
+    }),
+    report_reopen: (p) => {
+      if (!isFinal) throw appError('invalid_input', `session_id: repair order ${session.ro_number} is not finalized, so there is nothing to reopen`);
+      isFinal = false;
+      reopened = { at: '2026-11-23T12:00:00Z', by: p.by ?? null };
+      return { next_revision: reports.length + 1, reopened_at: reopened.at, reopened_by: reopened.by };
     },
   };
 
