@@ -129,6 +129,8 @@ test('diagnose a dead roof vent fan in the chat: question, locate subflow, isola
     'panel fuse blown',
     'make it 1.5',
     'write the report',
+    // Finalizing is a turn of its own, so the transcript says when it went out.
+    'Finalize the report',
   ]);
   expect(shown.artifacts).toHaveLength(1);
   expect(shown.artifacts[0].turn_id).toBe(shown.turns[3].id);
