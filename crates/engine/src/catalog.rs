@@ -420,14 +420,35 @@ impl Step {
     /// The outcome a measurement falls in (`low` / `ok` / `high`).
     pub fn classify(&self, q: &Quantity) -> Option<&Outcome> {
         let value = self.value_of(q)?;
-        let name = if value < self.min {
+        let name = self.judge(value);
+        // "4 grados" may be either scale: an answer only where both agree.
+        if q.unit == Unit::DegreesEitherScale {
+            let other = match self.unit? {
+                Unit::Fahrenheit => Quantity {
+                    value: q.value,
+                    unit: Unit::Celsius,
+                },
+                Unit::Celsius => Quantity {
+                    value: q.value,
+                    unit: Unit::Fahrenheit,
+                },
+                _ => return None,
+            };
+            if self.judge(self.value_of(&other)?) != name {
+                return None;
+            }
+        }
+        self.outcome(name).or_else(|| self.outcome("ok"))
+    }
+
+    fn judge(&self, value: f64) -> &'static str {
+        if value < self.min {
             "low"
         } else if value > self.max {
             "high"
         } else {
             "ok"
-        };
-        self.outcome(name).or_else(|| self.outcome("ok"))
+        }
     }
 
     pub fn spec_text(&self) -> Option<String> {

@@ -8,7 +8,9 @@ use regex::Regex;
 use super::catalog::{Outcome, Patterns, Procedure, ReadingMode, Step, StepKind};
 use super::lexicon;
 use super::understand;
-use super::units::{bare_number, find_quantities, lone_number, reading_numbers, Quantity, Unit};
+use super::units::{
+    self, bare_number, find_quantities, lone_number, reading_numbers, Quantity, Unit,
+};
 
 /// One step answered by part of the message.
 #[derive(Debug, Clone, PartialEq)]
@@ -279,7 +281,7 @@ pattern!(
     /// "Ni con el puente directo se mueve", "nor with the jumper": a clause
     /// that opens with "ni" / "nor" denies everything in it.
     NEGATED_CLAUSE,
-    r"^\s*(ni|nor|neither)\b"
+    r"^\s*(ni|nor|neither)\b|\b(wouldn'?t|would not|don'?t|do not|can'?t|cannot|couldn'?t)\s+(call|say|consider|rate|count|mark)\b[^,.;:!?]{0,30}$|\bno (dir[ií]a|llamar[ií]a|considerar[ií]a)\b[^,.;:!?]{0,30}$|\bне (назов[уё]|сказал бы|считаю|назвал бы)\b[^,.;:!?]{0,30}$"
 );
 
 /// Whether a negator stands within three words before byte `at` of `clause`.
@@ -462,6 +464,8 @@ struct Grounding {
     named: bool,
     /// The message holds one number that could be a reading.
     sole_number: bool,
+    /// The message is written where temperatures are in Celsius.
+    celsius: bool,
 }
 
 /// The outcome a clause states for `step`, if it states one. A number
@@ -511,7 +515,14 @@ fn outcome_in(
                     && v <= step.max * 2.5
                     && (v >= step.min * 0.2 || v == 0.0);
                 if (g.is_active && (g.bare || plausible)) || (g.named && unit.can_read(v)) {
-                    let q = Quantity { value: v, unit };
+                    let q = Quantity {
+                        value: v,
+                        unit: if g.celsius {
+                            units::unsaid_scale(clause, unit)
+                        } else {
+                            unit
+                        },
+                    };
                     let o = step.classify(&q)?;
                     return Some((o.name.clone(), Some(q)));
                 }
@@ -613,7 +624,7 @@ pub fn step_answers(
     active: Option<usize>,
     text: &str,
 ) -> Vec<StepAnswer> {
-    if understand::doubts_the_check(text) {
+    if understand::doubts_the_check(text) || understand::intermittent(text) {
         return Vec::new();
     }
     let in_scope = start.map(|s| proc.reachable_from(s));
@@ -644,6 +655,7 @@ pub fn step_answers(
     // One number in the whole message: an unlabelled one in a longer clause
     // may be the asked step's reading.
     let sole_number = reading_numbers(text) == 1;
+    let celsius = units::writes_celsius(text);
     // The words the last clause that named a step used for its part.
     let mut antecedent: Option<String> = None;
     // Steps a clause said were not (fully) checked, with the sentence it
@@ -817,6 +829,7 @@ pub fn step_answers(
                     grounded: !inherited,
                     named: !inherited,
                     sole_number,
+                    celsius,
                 },
             ) {
                 let basis = if inherited {
@@ -864,6 +877,7 @@ pub fn step_answers(
                             grounded: bare,
                             named: false,
                             sole_number,
+                            celsius,
                         },
                     ) {
                         answered = Some((a, outcome, q, Basis::Asked));
@@ -930,6 +944,16 @@ pub fn step_answers(
             EARLIER_WORK.is_match(&text[from..to])
         })
     });
+    // "The motor runs, but only if I flick the blade", "the blower runs,
+    // but only on the jumper": a state that holds only under a condition
+    // the sentence adds is not the plain answer the step asks for.
+    out.retain(|a| {
+        a.quantity.is_some()
+            || !text.find(a.clause.as_str()).is_some_and(|at| {
+                let (from, to) = sentence_bounds(text, at, at + a.clause.len());
+                ONLY_IF.is_match(&text[from..to])
+            })
+    });
     out.retain(|a| {
         let not_when = &proc.steps[a.step].not_when;
         not_when.is_empty()
@@ -939,6 +963,11 @@ pub fn step_answers(
     });
     out
 }
+
+pattern!(
+    ONLY_IF,
+    r"\bbut only (if|when|after|on|with|once|while)\b|\bpero (s[oó]lo|nom[aá]s) (si|cuando|con|despu[eé]s)\b|\bно только (если|когда|после|на|с|от)\b"
+);
 
 /// Whether a condition of `conditions` governs the reading in
 /// `start..end`: said in the same sentence, with no other reading between
@@ -1196,6 +1225,7 @@ fn combined_readings(
                 } else {
                     unit
                 };
+                let unit = units::unsaid_scale(text, unit);
                 readings.extend(
                     bare.iter()
                         .map(|&(at, value, _)| (at, Quantity { value, unit })),
@@ -1274,7 +1304,9 @@ fn combined_readings(
             // fail in Fahrenheit; with no scale said, only a rise that
             // judges the same in both is an answer.
             Some(rise) => {
-                let scaleless = readings.iter().any(|r| r.unit == Unit::Degrees);
+                let scaleless = readings
+                    .iter()
+                    .any(|r| matches!(r.unit, Unit::Degrees | Unit::DegreesEitherScale));
                 let as_celsius = match rise.unit {
                     Unit::Fahrenheit => q.value * 1.8,
                     _ => q.value / 1.8,

@@ -181,7 +181,7 @@ pattern!(
 // "No idea" is not "no": a technician who does not know has not answered.
 pattern!(
     pub UNSURE,
-    r"\b(no idea|not sure|unsure|don'?t know|do not know|dunno|idk|no clue|can'?t tell|ni idea|no s[eé](\s*$|\s*[,.!]|\s+(si|qu[eé]|c[oó]mo|d[oó]nde|cu[aá]l|bien|nada|la verdad))|no estoy seguro|quién sabe|не знаю|без понятия|не уверен\w*|хз)\b|\b(can'?t (really )?tell|hard to (say|tell)|(nothing|no way) to compare (it )?(to|with)|just eyeball\w*|by eye|(could|might|may) be (dew|condensation|frost|either)|no s[eé] si es|dif[ií]cil (de )?decir|no hay con qu[eé] comparar|a ojo|не разбер[уеё]\w*|не пойму|на глаз|сравнить не с чем|то ли .{1,20} то ли|может .{1,15}, может)\b|\b(keeps? jumping|jumping (all over|around)|all over the place|(meter|gauge)('?s| is)? (acting up|broke|broken|busted|flak\w+)|no me f[ií]o|(est[aá]|anda) (roto|fallando|loco)|не доверяю|прыга\w+|скач\w+)\b"
+    r"\b(probably|prolly|probablemente|seguramente|наверное|наверно|скорее всего|no idea|not sure|unsure|don'?t know|do not know|dunno|idk|no clue|can'?t tell|ni idea|no s[eé](\s*$|\s*[,.!]|\s+(si|qu[eé]|c[oó]mo|d[oó]nde|cu[aá]l|bien|nada|la verdad))|no estoy seguro|quién sabe|не знаю|без понятия|не уверен\w*|хз)\b|\b(can'?t (really )?tell|hard to (say|tell)|(nothing|no way) to compare (it )?(to|with)|just eyeball\w*|by eye|(could|might|may) be (dew|condensation|frost|either)|no s[eé] si es|dif[ií]cil (de )?decir|no hay con qu[eé] comparar|a ojo|не разбер[уеё]\w*|не пойму|на глаз|сравнить не с чем|то ли .{1,20} то ли|может .{1,15}, может)\b|\b(keeps? jumping|jumping (all over|around)|all over the place|(meter|gauge)('?s| is)? (acting up|broke|broken|busted|flak\w+)|no me f[ií]o|(est[aá]|anda) (roto|fallando|loco)|не доверяю|прыга\w+|скач\w+)\b"
 );
 pattern!(
     /// Someone else's account: "cust says it trips", "dice el dueño que no
@@ -280,6 +280,8 @@ pub struct Phrases {
     pub hearsay: &'static str,
     /// The technician doubts the check they just reported.
     pub doubted_check: &'static str,
+    /// A result that comes and goes: neither a pass nor a fail.
+    pub intermittent: &'static str,
     /// Before the evidence behind a conclusion the technician questions.
     pub evidence: &'static str,
     /// Before one way to check the concluded component again.
@@ -396,6 +398,7 @@ static EN: Phrases = Phrases {
     take_your_time: "Take your time. When you have it",
     hearsay: "That is someone else's account, so I have not recorded it as a check.",
     doubted_check: "Since you are not sure of that check, I have not recorded it; take it again as the question says.",
+    intermittent: "It comes and goes, so I have not recorded it as a pass or a fail. Catch it while it is failing and tell me what the check shows then.",
     evidence: "What the conclusion rests on",
     check_it: "To check it yourself",
     was: "was",
@@ -462,6 +465,7 @@ static ES: Phrases = Phrases {
     take_your_time: "Sin prisa. Cuando lo tenga",
     hearsay: "Eso es lo que cuenta otra persona; no lo anoto como comprobación.",
     doubted_check: "Como no está seguro de esa comprobación, no la anoto; repítala como indica la pregunta.",
+    intermittent: "Va y viene, así que no lo anoto ni como bueno ni como falla. Hágala mientras está fallando y dígame qué muestra entonces.",
     evidence: "En qué se basa la conclusión",
     check_it: "Para comprobarlo usted mismo",
     was: "antes",
@@ -527,6 +531,7 @@ static RU: Phrases = Phrases {
     take_your_time: "Не спешите. Когда будет результат",
     hearsay: "Это со слов другого человека, как проверку не записываю.",
     doubted_check: "Раз вы не уверены в этой проверке, я её не записал; повторите её, как сказано в вопросе.",
+    intermittent: "Это то есть, то нет, поэтому я не записал ни норму, ни неисправность. Проверьте в момент отказа и скажите, что покажет проверка.",
     evidence: "На чём основан вывод",
     check_it: "Как проверить самому",
     was: "было",

@@ -16,6 +16,7 @@ macro_rules! pattern {
 pub mod catalog;
 pub mod eval;
 pub mod extract;
+pub mod idioms;
 pub mod lexicon;
 mod pattern_classes;
 pub mod registry;

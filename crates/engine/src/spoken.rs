@@ -327,8 +327,16 @@ static AND_A_HALF: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// `text` with its dictated readings written as digits.
+/// "минус 18", "menos 5": a sign written as a word before typed digits.
+static MINUS_DIGITS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)\b(?:minus|menos|минус)\s+(\d)").expect("minus pattern"));
+
 pub fn digits_for_spoken_numbers(text: &str) -> Cow<'_, str> {
     let words = number_words_as_digits(text);
+    let words = match MINUS_DIGITS.replace_all(&words, "-$1") {
+        Cow::Owned(signed) => Cow::Owned(signed),
+        Cow::Borrowed(_) => words,
+    };
     if !AND_A_HALF.is_match(&words) {
         return words;
     }
@@ -501,6 +509,11 @@ mod tests {
             "hay 42 voltios o sea con sol"
         );
         assert_eq!(d("en el molde marca menos cinco"), "en el molde marca -5");
+        assert_eq!(
+            d("градусник показывает минус 18"),
+            "градусник показывает -18"
+        );
+        assert_eq!(d("marca menos 5 en el molde"), "marca -5 en el molde");
         assert_eq!(d("veintidós psi"), "22 psi");
         assert_eq!(
             d("на разъёме модуля короче сто восемнадцать вольт"),

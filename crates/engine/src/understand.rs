@@ -20,14 +20,14 @@ pattern!(
 );
 pattern!(
     STALL,
-    r"^\s*(let me|lemme|let'?s see|i'?ll|i will|gonna|going to|about to|pulling|setting|checking|looking|grabbing|getting|heading|hold on|hang on|one (sec|second|min|minute)|a (sec|second|min|minute)|sec\b|gimme|give me a|wait|brb|found it|got it|on it|be right|working on it|d[eé]jame|dejeme|d[eé]jeme|ahi voy|ahí voy|voy a|voy\b|espera|espere|espero|un momento|un segundo|ahorita|ya voy|dame un( sec| seg\w*| minuto| momento)?|déjame|сейчас|щас|ща\b|жду|погоди|подожди|минут|секунд|сек\b|секу\w*|пойду|гляну|посмотрю|проверю|иду|счас)"
+    r"^\s*(let me|lemme|let'?s see|i'?ll|i will|gonna|going to|about to|pulling|setting|checking|looking|grabbing|getting|heading|hold on|hang on|one (sec|second|min|minute)|a (sec|second|min|minute)|sec\b|gimme|give me a|un toque|un rato|wait|brb|found it|got it|on it|be right|working on it|d[eé]jame|dejeme|d[eé]jeme|ahi voy|ahí voy|voy a|voy\b|espera|espere|espero|un momento|un segundo|ahorita|ya voy|dame un( sec| seg\w*| minuto| momento)?|déjame|сейчас|щас|ща\b|жду|погоди|подожди|минут|секунд|сек\b|секу\w*|пойду|гляну|посмотрю|проверю|иду|счас)"
 );
 
 // An action under way or about to be: "pulling …", "teeing in …",
 // "voy a …", "destapando …", "ya lo vi, le pongo …", "сейчас сниму".
 pattern!(
     DOING,
-    r"^\s*(\w+ing\b|i'?m \w+ing\b|(i'?ll|i will|i gotta|i have to|i need to|gonna|going to|about to|let me|lemme|gotta|got to|have to|need to) (go )?\w+|(ya )?(lo|la) (vi|veo|encontr[eé])|voy a|vamos a|le (pongo|pego|conecto|meto)|lo (abro|quito|saco|reviso|checo)|\w+(ando|iendo)\b|ah[ií] est[aá]|сейчас|щас|ща\b|пойду|иду|сниму|сейчас \w+|\w+(аю|яю|ую)\b|завожу|лезу|кину|закину|гляну|voy\b|(estoy|ando) \w+(ando|iendo)|waiting\b|esperando\b)"
+    r"^\s*(\w+ing\b|i'?m \w+ing\b|(i'?ll|i will|i gotta|i have to|i need to|gonna|going to|about to|let me|lemme|gotta|got to|have to|need to) (go )?\w+|(ya )?(lo|la) (vi|veo|encontr[eé])|voy a|vamos a|le (pongo|pego|conecto|meto)|lo (abro|quito|saco|reviso|checo)|\w+(ando|iendo)\b|ah[ií] est[aá]|сейчас|щас|ща\b|пойду|иду|сниму|сейчас \w+|\w+(аю|яю|ую)\b|завожу|лезу|кину|закину|гляну|voy\b|(estoy|ando) \w+(ando|iendo)|waiting\b|esperando\b|(ya )?(lo|la|los|las|le) (desenchufo|desconecto|conecto|enchufo|mido|pruebo|busco|reviso|checo|quito|saco|abro|cierro|bajo|subo|pongo|destapo|jalo|descargo|puenteo|reseteo|apago|prendo)\b|(que )?(busco|traigo|agarro)\b)"
 );
 
 // Words said while thinking aloud or dictating: "uh", "like", "este",
@@ -48,7 +48,7 @@ pattern!(
 // answers nothing, even with "no" in it ("no gauges on me").
 pattern!(
     CANNOT_CHECK,
-    r"\b(can'?t|cant|cannot|couldn'?t|could not|unable to|didn'?t (get to|check|have time)|did not (get to|check)|haven'?t (checked|got to|gotten to|metered|measured|tested|ohmed|ohm'?d)|not able to)\b|\bno (way to (check|test|tell|reach)|(\w+ )?access|time)\b|\b(ladder|lift)('?s| is) (broke|broken|out)\b|\b(raining|pouring)\b|\b(no|don'?t have|didn'?t bring|without) (a |an |my |the |any )?(\w+ )?(gauges?|meter|multi-?meter|dmm|tester|test light|clamp|amp clamp|clamp meter|analy[sz]er|manometer|thermometer|pyrometer|ir gun|load tester|jumper|ladder|key|scope|test harness|feeler gauge|jumper cables|scan tool|test leads)s?\b|\bno (lo |la |le |los )?(med[ií]|prob[eé]|revis[eé]|chequ[eé]|chec[eé]|pude|puedo|alcanzo|alcanc[eé]|llego|llegu[eé]|tuve tiempo|s[eé] c[oó]mo)\b|\bno se puede (medir|probar|revisar|checar|ver)\b|\bno (se )?ve\b|\bno se (lee|puede leer|alcanza a leer)\b|\b(can'?t|cannot) read\b|\b(can'?t|cant|cannot|couldn'?t) find\b|\bno (lo |la |los |las )?(encuentro|encontr[eé]|hallo)\b|\bno tengo (la |el |los |las )?(tabla|manual|diagrama|especificaci[oó]n|datos)\b|\b(unreadable|illegible|worn off|faded out)\b|\bне (читается|прочитать|разобрать)\b|\bno alcanzo a ver\b|\bcan'?t see\b|\bне (видно|вижу|нашел|нашёл|найти)\b|\b(no tengo|no traigo|no traje|sin|no hay)\s+(el |la |un |una |mi |los |las )?(man[oó]metro|cables? de (arranque|puente|corriente)|caimanes|test harness|arn[eé]s de prueba|calibrador|galga|mult[ií]metro|medidor|tester|probador|pinza|amperim[eé]trica|l[aá]mpara de prueba|puente|term[oó]metro|pir[oó]metro|escalera|llave|analizador)\w*|\bне (мерил|замерял|проверял|звонил|прозванивал|могу|смог|смогу|успел|получилось|получается|добрался|доберусь|достать|достаю|дотянуться)\b|\bнет (с собой |под рукой )?(тестера|мультиметра|манометра|клещей|прибора|контрольки|термометра|пирометра|лестницы|ключа|перемычки)\b|\b(тестера|мультиметра|манометра|клещей|прибора|термометра|пирометра) (с собой |под рукой )?нет\b|\bне чем (мерить|проверить|померить)\b|\bнечем (мерить|проверить|померить)\b"
+    r"\b(can'?t|cant|cannot|couldn'?t|could not|unable to|didn'?t (get to|check|have time)|did not (get to|check)|haven'?t (yet )?(checked|got to|gotten to|metered|measured|tested|ohmed|ohm'?d|pulled|looked|opened|tried|touched|had (a )?(chance|time))|not able to)\b|\bno (way to (check|test|tell|reach)|(\w+ )?access|time)\b|\b(ladder|lift)('?s| is) (broke|broken|out)\b|\b(raining|pouring)\b|\b(no|don'?t have|didn'?t bring|without) (a |an |my |the |any )?(\w+ )?(gauges?|meter|multi-?meter|dmm|tester|test light|clamp|amp clamp|clamp meter|analy[sz]er|manometer|thermometer|pyrometer|ir gun|load tester|jumper|ladder|key|scope|test harness|feeler gauge|jumper cables|scan tool|test leads)s?\b|\bno (lo |la |le |los )?(med[ií]|prob[eé]|revis[eé]|chequ[eé]|chec[eé]|pude|puedo|alcanzo|alcanc[eé]|llego|llegu[eé]|tuve tiempo|s[eé] c[oó]mo)\b|\bno se puede (medir|probar|revisar|checar|ver)\b|\bno (se )?ve\b|\bno se (lee|puede leer|alcanza a leer)\b|\b(can'?t|cannot) read\b|\b(can'?t|cant|cannot|couldn'?t) find\b|\bno (lo |la |los |las )?(encuentro|encontr[eé]|hallo)\b|\bno tengo (la |el |los |las )?(tabla|manual|diagrama|especificaci[oó]n|datos)\b|\b(unreadable|illegible|worn off|faded out)\b|\bне (читается|прочитать|разобрать)\b|\bno alcanzo a ver\b|\bcan'?t see\b|\bне (видно|вижу|нашел|нашёл|найти)\b|\b(no tengo|no traigo|no traje|sin|no hay)\s+(el |la |un |una |mi |los |las )?(man[oó]metro|cables? de (arranque|puente|corriente)|caimanes|test harness|arn[eé]s de prueba|calibrador|galga|mult[ií]metro|medidor|tester|probador|pinza|amperim[eé]trica|l[aá]mpara de prueba|puente|term[oó]metro|pir[oó]metro|escalera|llave|analizador)\w*|\bне (мерил|замерял|проверял|звонил|прозванивал|могу|смог|смогу|успел|получилось|получается|добрался|доберусь|достать|достаю|дотянуться)\b|\bнет (с собой |под рукой )?(тестера|мультиметра|манометра|клещей|прибора|контрольки|термометра|пирометра|лестницы|ключа|перемычки)\b|\b(тестера|мультиметра|манометра|клещей|прибора|термометра|пирометра) (с собой |под рукой )?нет\b|\bне чем (мерить|проверить|померить)\b|\bнечем (мерить|проверить|померить)\b"
 );
 
 // A check planned or not made yet ("gonna pull the roof cap next", "haven't
@@ -56,7 +56,7 @@ pattern!(
 // part it names, it states no result.
 pattern!(
     NOT_DONE_YET,
-    r"\b(gonna|going to (check|look|pull|test|meter|measure|try|grab|get|go|run|put|swap|replace|do|see|have|take|open|remove|jump|hook|clamp|probe|start|fire|call|order|ohm|bench|verify|confirm|need|be|drop|crawl|climb|tear|unplug|plug|disconnect|connect|hang|let)|about to|fixing to|i'?ll|i will|gotta|got to go|(and|then|n) (i'?ll )?(let you know|get back to you|report back|tell you)|(y )?(te|le) (digo|aviso|cuento|confirmo)|и (скажу|отпишу|напишу|сообщу)|need to (check|look|pull|test|meter|measure)|have(n'?t| not) .{0,40}\byet|not yet|yet to|voy a|vamos a|tengo que (revisar|checar|medir|probar|ver)|(потом|сейчас|щас) (проверю|посмотрю|гляну|померю|замерю|сниму|полезу)|буду (проверять|мерить|смотреть)|надо (проверить|посмотреть|померить))\b"
+    r"\b(gonna|going to (check|look|pull|test|meter|measure|try|grab|get|go|run|put|swap|replace|do|see|have|take|open|remove|jump|hook|clamp|probe|start|fire|call|order|ohm|bench|verify|confirm|need|be|drop|crawl|climb|tear|unplug|plug|disconnect|connect|hang|let)|about to|fixing to|i'?ll|i will|gotta|got to go|(and|then|n) (i'?ll )?(let you know|get back to you|report back|tell you)|(y )?(te|le) (digo|aviso|cuento|confirmo)|и (скажу|отпишу|напишу|сообщу)|need to (check|look|pull|test|meter|measure)|(have|did)(n'?t| not) .{0,40}\byet|not yet|yet to|voy a|vamos a|tengo que (revisar|checar|medir|probar|ver)|(потом|сейчас|щас) (проверю|посмотрю|гляну|померю|замерю|сниму|полезу)|буду (проверять|мерить|смотреть)|надо (проверить|посмотреть|померить))\b"
 );
 
 // "No wait", "scratch that", "my bad": the message corrects an earlier one.
@@ -149,9 +149,31 @@ pattern!(
 );
 
 /// The message doubts the check it reports (the wrong point, the wrong
-/// condition, whether it counts): nothing in it is a result yet.
+/// condition, whether it counts, the instrument): nothing in it is a
+/// result yet.
 pub fn doubts_the_check(text: &str) -> bool {
-    DOUBTED_CHECK.is_match(text) && !COUNTS_AS.is_match(text)
+    (DOUBTED_CHECK.is_match(text) || DOUBTED_READING.is_match(text)) && !COUNTS_AS.is_match(text)
+}
+
+// "Not that I trust it", "which one do I trust?", "want me to redo it?",
+// "could be off by ten either way", "enough, or do I wait?": the
+// technician does not stand behind the reading just given.
+pattern!(
+    DOUBTED_READING,
+    r"\bnot sure (that'?s|thats|it'?s|its|this is|what to (put|write|mark|record|call))\b|\b(not that i|i don'?t|i do not|i can'?t|i wouldn'?t) (really )?trust\b|\bwhich (one|reading|number|of them) (do|should|would) (i|you) (trust|believe|go with|use|take)\b|\b(want me to|should i|do i need to|need me to) (redo|re-?do|re-?check|re-?test|re-?measure|measure (it )?again|check (it )?again|do it again)\b|\bcould be off\b|\boff by \w+ either way\b|\b(enough|long enough)\W{0,3}or (do|should) i (wait|give it)\b|\bor is it not\b|\b(meter|tester|gauge|dmm)('?s| is| has)? (a )?(low[- ]batt(ery)?|battery (is )?(low|dying|dead))\b|\b(a )?cu[aá]l (le )?creo\b|\bpuede (estar|que est[eé]) (mal|errad[oa]|descalibrad[oa])\b|\b(lo )?(repito|vuelvo a medir)\s*\?|\b(¿)?(espero|le doy) m[aá]s( tiempo)?\s*\?|\bчему (из них )?верить\b|\b(прибор|тестер|манометр|мультиметр)\w* (может )?(вр[её]т|врать|наврать)\b|\b(перемерить|переделать|подождать ещё|подождать еще)\s*\?"
+);
+
+// "Sometimes clicks, sometimes nothing", "a veces sí a veces no", "то
+// работает, то нет": a result that comes and goes answers no step as a
+// pass or a fail.
+pattern!(
+    INTERMITTENT,
+    r"\b(sometimes|some times|other times|at times|on and off|off and on|comes and goes|come and go|intermittent(ly)?|now and then|hit or miss|hit and miss|not every time|once in a while|every other (time|try|cycle))\b|\b(a veces|unas veces|algunas veces|otras veces|de vez en cuando|intermitente|no siempre)\b|\b(иногда|временами|периодически|не всегда|через раз)\b|(^|[^\p{L}])то\s+[^,.;:!?]{1,40}[,;]?\s+то\s"
+);
+
+/// The message tells of a result that comes and goes.
+pub fn intermittent(text: &str) -> bool {
+    INTERMITTENT.is_match(text)
 }
 
 // "¿Eso cuenta como que no se mueve libre?": what the observation means is

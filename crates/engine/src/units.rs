@@ -20,9 +20,13 @@ pub enum Unit {
     InWc,
     Hertz,
     Percent,
-    /// "11 deg", "20°", "12 grados": a temperature whose scale the
-    /// technician left out; it is read in the scale of the step asking.
+    /// "11 deg", "20°": a temperature whose scale the technician left
+    /// out; it is read in the scale of the step asking.
     Degrees,
+    /// "4 grados": Spanish-speaking shops work in either scale (°F in the
+    /// US, °C south of it), so a reading in bare "grados" answers a step
+    /// only where both scales judge it the same.
+    DegreesEitherScale,
 }
 
 impl Unit {
@@ -36,7 +40,7 @@ impl Unit {
             Unit::Amp => (-400.0, 400.0),
             Unit::Ohm => (0.0, f64::INFINITY),
             Unit::MicroFarad => (0.0, 150.0),
-            Unit::Fahrenheit | Unit::Degrees => (-60.0, 400.0),
+            Unit::Fahrenheit | Unit::Degrees | Unit::DegreesEitherScale => (-60.0, 400.0),
             Unit::Celsius => (-50.0, 200.0),
             Unit::Psi => (0.0, 600.0),
             Unit::InWc => (0.0, 30.0),
@@ -68,8 +72,10 @@ impl Unit {
             | "in. w.c" | "in w.c" | "iwc" => Unit::InWc,
             "hz" | "гц" => Unit::Hertz,
             "%" => Unit::Percent,
-            "deg" | "degs" | "degrees" | "degree" | "°" | "grados" | "grado" | "градус"
-            | "градуса" | "градусов" => Unit::Degrees,
+            "deg" | "degs" | "degrees" | "degree" | "°" => Unit::Degrees,
+            "grados" | "grado" => Unit::DegreesEitherScale,
+            // Russian-speaking shops work in Celsius.
+            "градус" | "градуса" | "градусов" => Unit::Celsius,
             _ => return None,
         })
     }
@@ -88,7 +94,7 @@ impl Unit {
             Unit::InWc => "in. WC",
             Unit::Hertz => "Hz",
             Unit::Percent => "%",
-            Unit::Degrees => "°",
+            Unit::Degrees | Unit::DegreesEitherScale => "°",
         }
     }
 
@@ -98,7 +104,7 @@ impl Unit {
             Unit::Amp => 1,
             Unit::Ohm => 2,
             Unit::MicroFarad => 3,
-            Unit::Fahrenheit | Unit::Celsius | Unit::Degrees => 4,
+            Unit::Fahrenheit | Unit::Celsius | Unit::Degrees | Unit::DegreesEitherScale => 4,
             Unit::Psi => 5,
             Unit::InWc => 6,
             Unit::Hertz => 7,
@@ -123,7 +129,7 @@ impl Quantity {
         match (self.unit, target) {
             (Unit::Vac, Unit::Vdc) | (Unit::Vdc, Unit::Vac) => None,
             // No scale given: only a step that itself names one can read it.
-            (_, Unit::Degrees) => None,
+            (_, Unit::Degrees | Unit::DegreesEitherScale) => None,
             (Unit::Celsius, Unit::Fahrenheit) => Some(self.value * 9.0 / 5.0 + 32.0),
             (Unit::Fahrenheit, Unit::Celsius) => Some((self.value - 32.0) * 5.0 / 9.0),
             _ => Some(self.value),
@@ -153,7 +159,7 @@ static QUANTITY: LazyLock<Regex> = LazyLock::new(|| {
             ohms? | ohmios? | Ω | ом |
             [µμu]f | mfd | мкф |
             °\s?[fc] | deg(?:rees)?\s?[fc] |
-            (?:градус\w*|град\.?)\s+(?:по\s+)?цельси\w* | по\s+цельси\w* | по\s+фаренгейт\w* | grados?\s+(?:cent[ií]grados?|celsius) |
+            (?:градус\w*|град\.?)\s+(?:по\s+)?(?:цельси|фаренгейт)\w* | по\s+цельси\w* | по\s+фаренгейт\w* | grados?\s+(?:cent[ií]grados?|celsius) |
             grados?\s+fahrenheit | degrees?\s+(?:celsius|fahrenheit) | (?:grados?|degrees?|градус\w*)\s[cfсф]\b |
             deg(?:rees?|s)?\b | grados? | градус\w* | ° |
             psi | m\s?bar | мбар | bars? | бар\w* | kpa\b | кпа\b | w\.?c\b\.? |
@@ -196,9 +202,12 @@ pub fn find_quantities(text: &str) -> Vec<Found> {
             u if u.starts_with('k') || u == "ком" => ("ohm".to_string(), 1000.0),
             _ => (unit_norm, 1.0),
         };
-        let Some(unit) = Unit::parse(&unit_norm) else {
+        let Some(mut unit) = Unit::parse(&unit_norm) else {
             continue;
         };
+        if unit == Unit::Degrees && writes_celsius(text) {
+            unit = Unit::Celsius;
+        }
         let Ok(mut value) = c["num"].replace(',', ".").replace('−', "-").parse::<f64>() else {
             continue;
         };
@@ -221,6 +230,33 @@ pub fn find_quantities(text: &str) -> Vec<Found> {
         });
     }
     out
+}
+
+/// Whether the writer's shop reads temperatures in Celsius when no scale is
+/// said: text in Cyrillic (Russian-speaking shops work in Celsius).
+pub fn writes_celsius(text: &str) -> bool {
+    if SAYS_FAHRENHEIT.is_match(text) {
+        return false;
+    }
+    let letters = text.chars().filter(|c| c.is_alphabetic()).count();
+    let cyrillic = text
+        .chars()
+        .filter(|c| ('\u{0400}'..='\u{04FF}').contains(c))
+        .count();
+    letters > 0 && cyrillic * 2 >= letters
+}
+
+/// "64 по F", "фаренгейт": the message says it is in Fahrenheit.
+static SAYS_FAHRENHEIT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)фаренгейт|°\s?f\b|\d\s?f\b|\bпо\s+f\b").expect("compiles"));
+
+/// The scale of a number with no unit given for a step read in `unit`:
+/// Celsius where the writer works in Celsius, else the step's own.
+pub fn unsaid_scale(text: &str, unit: Unit) -> Unit {
+    match unit {
+        Unit::Fahrenheit | Unit::Celsius | Unit::Degrees if writes_celsius(text) => Unit::Celsius,
+        _ => unit,
+    }
 }
 
 static RATED_THING: LazyLock<Regex> = LazyLock::new(|| {
@@ -425,7 +461,13 @@ mod tests {
         );
         assert_eq!(reading_numbers("got 9.8 on the 12v in at the board"), 1);
         assert_eq!(q("split is 11 deg"), vec![(11.0, Unit::Degrees)]);
-        assert_eq!(q("разница 20 градусов"), vec![(20.0, Unit::Degrees)]);
+        assert_eq!(q("разница 20 градусов"), vec![(20.0, Unit::Celsius)]);
+        assert_eq!(q("на выходе 21°"), vec![(21.0, Unit::Celsius)]);
+        assert_eq!(
+            q("30 градусов по фаренгейту"),
+            vec![(30.0, Unit::Fahrenheit)]
+        );
+        assert_eq!(q("marca 4 grados"), vec![(4.0, Unit::DegreesEitherScale)]);
         assert_eq!(
             q("return 75°, supply 56 °F"),
             vec![(75.0, Unit::Degrees), (56.0, Unit::Fahrenheit)]

@@ -59,6 +59,9 @@ impl<'a> Turn<'a> {
             if understand::doubts_the_check(&text) {
                 return self.resume_saying(p, "UNSURE", phrases(&self.lang()).doubted_check);
             }
+            if understand::intermittent(&text) {
+                return self.resume_saying(p, "UNSURE", phrases(&self.lang()).intermittent);
+            }
             let unsure = extract::clauses(&text)
                 .iter()
                 .any(|c| lexicon::UNSURE.is_match(c) || understand::cannot_check(c));

@@ -244,6 +244,11 @@ impl<'a> Turn<'a> {
             std::borrow::Cow::Owned(full) => full,
             std::borrow::Cow::Borrowed(_) => text,
         };
+        // "no problem with the sail switch", "não": read in plain words.
+        let text = match super::idioms::plain(&text) {
+            std::borrow::Cow::Owned(plain) => plain,
+            std::borrow::Cow::Borrowed(_) => text,
+        };
         Turn {
             engine,
             ctx,
