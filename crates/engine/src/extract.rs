@@ -969,6 +969,13 @@ pattern!(
     r"\bbut only (if|when|after|on|with|once|while)\b|\bpero (s[oó]lo|nom[aá]s) (si|cuando|con|despu[eé]s)\b|\bно только (если|когда|после|на|с|от)\b"
 );
 
+pattern!(
+    /// "You're calling the motor bad", "dices que es el motor", "ты говоришь,
+    /// что мотор": the assistant's conclusion quoted back, not a finding.
+    ASSISTANTS_CLAIM,
+    r"\b(you'?re|you are|ur|u r) (calling|saying|blaming|telling me)\b|\byou (said|say|called|think|want)\b|\b(dices|dijiste|dice el sistema) que\b|\b(ты|вы) (говоришь|говорите|пишешь|пишете|считаешь|считаете)\b"
+);
+
 /// Whether a condition of `conditions` governs the reading in
 /// `start..end`: said in the same sentence, with no other reading between
 /// them ("104.8 under load, 118 no load" gives each number its own), or
@@ -1670,7 +1677,7 @@ pub fn stated_finding(proc: &Procedure, text: &str) -> Option<usize> {
     let mut best: Option<(usize, usize)> = None;
     for clause in clauses(text) {
         let offset = clause.as_ptr() as usize - text.as_ptr() as usize;
-        if understand::in_question(&questions, offset) {
+        if understand::in_question(&questions, offset) || ASSISTANTS_CLAIM.is_match(clause) {
             continue;
         }
         for (i, f) in proc.findings.iter().enumerate() {

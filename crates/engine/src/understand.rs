@@ -68,15 +68,15 @@ pattern!(
 // An explicit request to switch the reply language.
 pattern!(
     TO_SPANISH,
-    r"^\s*(in |en )?(spanish|espa[nñ]ol)\s*(please|pls|plz|por ?favor|porfa)?\s*[.!?]*\s*$|\b(do|say|continue|keep going|carry on|go on|run|write|answer|can (u|you|we)|could (u|you|we))\b.{0,30}\bin (spanish|espa[nñ]ol)\b|\b(cambia|cambiar|cambiamos|cambiemos|pasa|pasar|seguimos|sigamos|sigue)\b.{0,15}\b(a|al|en) espa[nñ]ol\b|\b(switch|change|go|talk|speak|answer|reply|respond|write)\b.{0,25}\b(spanish|espa[nñ]ol)\b|\b(in|en) (spanish|espa[nñ]ol),? (please|por favor)\b|\b(habla(me)?|contesta(me)?|responde(me)?|escr[ií]be(me)?|cambia|p[aá]sate|en)\s+(en |a |al )?espa[nñ]ol\b|\bпо-?испански\b|\bна испанск\w*\b"
+    r"^\s*(in |en )?(spanish|espa[nñ]ol)\s*(please|pls|plz|por ?favor|porfa)?\s*[.!?]*\s*$|\b(do|say|continue|keep going|carry on|go on|run|write|answer|can (u|you|we)|could (u|you|we))\b.{0,30}\bin (spanish|espa[nñ]ol)\b|\b(cambia|cambiar|cambiamos|cambiemos|pasa|pasar|seguimos|sigamos|sigue)\b.{0,15}\b(a|al|en) espa[nñ]ol\b|\b(switch|change|go|talk|speak|answer|reply|respond|write)\b.{0,25}\b(spanish|espa[nñ]ol)\b|\b(in|en) (spanish|espa[nñ]ol),? (please|por favor)\b|\b(habla(me)?|contesta(me)?|responde(me)?|escr[ií]be(me)?|cambia|p[aá]sate|en)\s+(en |a |al )?espa[nñ]ol\b|\bпо-?испански\b|\bна испанск\w*\b|\bпо-?іспанськи\b|\bіспанськ\w*\b|\b(spanish|espa[nñ]ol),? (please|pls|plz|por favor|porfa)\b"
 );
 pattern!(
     TO_RUSSIAN,
-    r"^\s*(in )?russian\s*(please|pls|plz)?\s*[.!?]*\s*$|^\s*(en )?ruso\s*(por ?favor|porfa)?\s*[.!?]*\s*$|\b(do|say|continue|keep going|carry on|go on|run|write|answer|can (u|you|we)|could (u|you|we))\b.{0,30}\bin russian\b|\b(cambia|cambiar|pasa|pasar|seguimos|sigamos)\b.{0,15}\b(a|al|en) ruso\b|\b(switch|change|go|talk|speak|answer|reply|respond|write)\b.{0,25}\b(russian)\b|\b(in) russian,? please\b|\b(en|a|al) ruso\b|\bпо-?русски\b|\bна русск\w*\b|^\s*(ru|rus|рус)\s*(pls|plz|please|пожалуйста)\b"
+    r"^\s*(in )?russian\s*(please|pls|plz)?\s*[.!?]*\s*$|^\s*(en )?ruso\s*(por ?favor|porfa)?\s*[.!?]*\s*$|\b(do|say|continue|keep going|carry on|go on|run|write|answer|can (u|you|we)|could (u|you|we))\b.{0,30}\bin russian\b|\b(cambia|cambiar|pasa|pasar|seguimos|sigamos)\b.{0,15}\b(a|al|en) ruso\b|\b(switch|change|go|talk|speak|answer|reply|respond|write)\b.{0,25}\b(russian)\b|\b(in) russian,? please\b|\b(en|a|al) ruso\b|\bпо-?русски\b|\bна русск\w*\b|^\s*(ru|rus|рус)\s*(pls|plz|please|пожалуйста)\b|\bпо-?російськи\b|\bросійськ\w*\b|\b(russian|ruso),? (please|pls|plz|por favor|porfa)\b"
 );
 pattern!(
     TO_ENGLISH,
-    r"^\s*(in )?english\s*(please|pls|plz)?\s*[.!?]*\s*$|^\s*(en )?ingl[eé]s\s*(por ?favor|porfa)?\s*[.!?]*\s*$|^\s*(по-?английски|на английском)\s*(пожалуйста|плиз)?\s*[.!?]*\s*$|\b(do|say|continue|keep going|carry on|go on|run|write|answer|can (u|you|we)|could (u|you|we))\b.{0,30}\bin english\b|\b(switch|change|go|talk|speak|answer|reply|respond|write)\b.{0,25}\benglish\b|\bin english,? please\b|\b(en|a|al) ingl[eé]s\b|\bпо-?английски\b|\bна английск\w*\b|\b(давай|перейди|переключи\w*|пиши|отвечай)\b.{0,12}\b(in |на )?english\b|\b(c[aá]mbia(s|me|nos)?|p[aá]sa(s|me|te)?|p[oó]n(me)?|habla(me)?|esc[rí]be(me)?)\b.{0,12}\b(a|al|en) english\b"
+    r"^\s*(in )?english\s*(please|pls|plz)?\s*[.!?]*\s*$|^\s*(en )?ingl[eé]s\s*(por ?favor|porfa)?\s*[.!?]*\s*$|^\s*(по-?английски|на английском)\s*(пожалуйста|плиз)?\s*[.!?]*\s*$|\b(do|say|continue|keep going|carry on|go on|run|write|answer|can (u|you|we)|could (u|you|we))\b.{0,30}\bin english\b|\b(switch|change|go|talk|speak|answer|reply|respond|write)\b.{0,25}\benglish\b|\bin english,? please\b|\b(en|a|al) ingl[eé]s\b|\bпо-?английски\b|\bна английск\w*\b|\b(давай|перейди|переключи\w*|пиши|отвечай)\b.{0,12}\b(in |на )?english\b|\b(c[aá]mbia(s|me|nos)?|p[aá]sa(s|me|te)?|p[oó]n(me)?|habla(me)?|esc[rí]be(me)?)\b.{0,12}\b(a|al|en) english\b|\bпо-?англійськи\b|\bанглійськ\w*\b|\b(english|ingl[eé]s),? (please|pls|plz|por favor|porfa)\b"
 );
 
 /// The language an explicit request asks the replies to switch to.
@@ -97,6 +97,18 @@ pub fn language_request(text: &str) -> Option<&'static str> {
 pub fn asks(text: &str) -> bool {
     let t = text.trim();
     t.ends_with('?') || t.starts_with('¿') || QUESTION_OPENING.is_match(t)
+}
+
+// "Can you write it up?", "¿me hacés el reporte?", "отчёт сделаешь?": a
+// request put as a question.
+pattern!(
+    REQUEST_AS_QUESTION,
+    r"\b(can|could|would|will) (you|u|ya) (please )?(write|make|do|send|give|draft|generate|put together)\b|\b(me )?(puedes|pod[eé]s|podr[ií]as|me hac[eé]s|me haces|me armas|me arm[aá]s|me mandas|me mand[aá]s)\b|\b(сделаешь|сделаете|напишешь|напишете|составишь|составите|оформишь|оформите|можешь|можете) ?(мне )?\b"
+);
+
+/// A request put as a question ("can you write it up?").
+pub fn asks_for_it(text: &str) -> bool {
+    REQUEST_AS_QUESTION.is_match(text)
 }
 
 /// The message only acknowledges or stalls: it states nothing.

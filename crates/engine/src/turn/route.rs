@@ -45,7 +45,9 @@ impl<'a> Turn<'a> {
                 all_hearsay = true;
             }
         }
-        if lexicon::REPORT.is_match(&text) && !understand::is_question(&text) {
+        if lexicon::REPORT.is_match(&text)
+            && (!understand::is_question(&text) || understand::asks_for_it(&text))
+        {
             self.trace.push("report phrasing matched".into());
             return self.report_request();
         }
