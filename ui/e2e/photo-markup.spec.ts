@@ -3,6 +3,8 @@
 // photo linked to the original, whose bytes (and hash) stay as taken. The
 // report lists the caption and the condition, and says what the copy marks up.
 import { createHash } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import { apiCall, createSession, diagnoseToReport, expect, FIXTURE_JPEG, fixtureJpegBytes, openSession, showSessionTab, test, unique } from './fixtures';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -101,3 +103,68 @@ test.describe('tablet', () => {
     expect(md.content).toContain('marked-up copy of photo\\_exif.jpg');
   });
 });
+
+/** Serious and critical WCAG 2.2 AA violations on the page as it is now (as e2e/a11y.spec.ts counts them). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
+    .analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`the tags, the copy's badge, the overlay and the markup editor pass axe: ${theme} theme`, async ({ page, request }) => {
+    test.setTimeout(120_000);
+    const complaint = unique(`Water heater no flame (markup a11y ${theme})`);
+    const s = await createSession(request, { complaint });
+    const photo = await apiCall(request, 'artifact_upload', {
+      session_id: s.id,
+      file_name: 'burner.jpg',
+      content_base64: fixtureJpegBytes().toString('base64'),
+    });
+    await apiCall(request, 'artifact_annotate', { session_id: s.id, artifact_id: photo.id, caption: 'burner tube sooted', condition: 'attention' });
+    const png = (await apiCall(request, 'artifact_content', { artifact_id: photo.id, thumbnail: true })).content_base64;
+    // A thumbnail is a JPEG; a marked-up copy must be a PNG, so draw one in the page.
+    await page.addInitScript((th) => window.localStorage.setItem('servicedesk.theme', th), theme);
+    await openSession(page, complaint);
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+    const data = await page.evaluate(async (jpeg) => {
+      const img = new Image();
+      img.src = `data:image/jpeg;base64,${jpeg}`;
+      await img.decode();
+      const c = document.createElement('canvas');
+      c.width = img.naturalWidth;
+      c.height = img.naturalHeight;
+      c.getContext('2d')!.drawImage(img, 0, 0);
+      return c.toDataURL('image/png').split(',')[1];
+    }, png);
+    await apiCall(request, 'artifact_markup', { session_id: s.id, original_id: photo.id, data_base64: data });
+    await page.reload();
+    await openSession(page, complaint);
+    await showSessionTab(page, 'photos');
+    await expect(page.getByTestId('photo-markup-of')).toHaveText('Marked up from burner.jpg');
+
+    const found: Record<string, string[]> = {};
+    found.gallery = await seriousViolations(page);
+    await page.getByTestId('photo-tile').first().click();
+    await expect(page.getByTestId('condition-attention')).toHaveAttribute('aria-pressed', 'true');
+    found.overlay = await seriousViolations(page);
+    await page.getByTestId('overlay-markup').click();
+    await page.getByTestId('markup-tool-text').click();
+    await expect(page.getByTestId('markup-text-input')).toBeFocused();
+    found.editor = await seriousViolations(page);
+    await page.keyboard.press('Escape');
+    // Escape leaves the markup first, then the overlay.
+    await expect(page.getByTestId('markup-editor')).toHaveCount(0);
+    await expect(page.getByTestId('photo-overlay')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('photo-overlay')).toHaveCount(0);
+    await page.getByTestId('photo-tile').nth(1).click();
+    await expect(page.getByTestId('overlay-markup-of')).toBeVisible();
+    found.copy = await seriousViolations(page);
+    expect(found).toEqual({ gallery: [], overlay: [], editor: [], copy: [] });
+  });
+}
