@@ -1,10 +1,9 @@
-import { useCallback, useRef, useState, type DragEvent } from 'react';
+import { lazy, Suspense, useCallback, useRef, useState, type DragEvent } from 'react';
 import { api, type Artifact, type BlobStatus } from '../api';
 import { formatBytes, MAX_FILE_BYTES, readFileBase64 } from '../files';
 import { ApiError, toApiError } from '../transport';
 import { artifactProblemLabel, ErrorCodeDetails } from './common';
 import { errorAdvice } from '../errors';
-import { PhotoOverlay } from './PhotoOverlay';
 import { ConditionTag } from './PhotoCondition';
 import { useSeen, useThumbnail } from '../hooks';
 import { t, type MessageKey } from '../i18n';
@@ -20,6 +19,10 @@ export interface UploadItem {
   progress: number;
   error?: ApiError;
 }
+
+// The overlay (with its markup editor) loads when a photo is first opened:
+// the app's first screen never needs it.
+const PhotoOverlay = lazy(() => import('./PhotoOverlay').then((m) => ({ default: m.PhotoOverlay })));
 
 let uploadSeq = 0;
 
@@ -256,15 +259,17 @@ export function PhotosSection({
       </div>
 
       {openIndex !== null && artifacts[openIndex] && (
-        <PhotoOverlay
-          artifact={artifacts[openIndex]}
-          original={artifacts[openIndex].derived_from ? byId.get(artifacts[openIndex].derived_from!) : undefined}
-          position={{ index: openIndex, count: artifacts.length }}
-          onNavigate={(d) => setOpenIndex((i) => (i === null ? null : (i + d + artifacts.length) % artifacts.length))}
-          onOpenArtifact={openById}
-          onChanged={(a) => onUploadedRef.current(a)}
-          onClose={() => setOpenIndex(null)}
-        />
+        <Suspense fallback={null}>
+          <PhotoOverlay
+            artifact={artifacts[openIndex]}
+            original={artifacts[openIndex].derived_from ? byId.get(artifacts[openIndex].derived_from!) : undefined}
+            position={{ index: openIndex, count: artifacts.length }}
+            onNavigate={(d) => setOpenIndex((i) => (i === null ? null : (i + d + artifacts.length) % artifacts.length))}
+            onOpenArtifact={openById}
+            onChanged={(a) => onUploadedRef.current(a)}
+            onClose={() => setOpenIndex(null)}
+          />
+        </Suspense>
       )}
     </section>
   );
