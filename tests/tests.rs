@@ -30,6 +30,7 @@ mod knowledge_pdf;
 mod knowledge_store;
 mod lanes;
 mod loop_guard_props;
+mod photo_markup;
 mod purge_race;
 mod repair_order_header;
 mod repair_order_lines;

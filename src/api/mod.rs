@@ -199,6 +199,68 @@ pub struct ArtifactUploadRequest {
     pub caption: Option<String>,
 }
 
+/// A photo's caption and condition tag. A field left out keeps its value;
+/// an empty caption clears it, as does the condition `none`.
+#[derive(Debug, Clone, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
+#[serde(deny_unknown_fields)]
+pub struct ArtifactAnnotateRequest {
+    pub session_id: String,
+    pub artifact_id: String,
+    pub caption: Option<String>,
+    pub condition: Option<ConditionChoice>,
+}
+
+/// A condition tag as a request sets it: one of the tags, or `none` to clear.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ConditionChoice {
+    Ok,
+    Attention,
+    Urgent,
+    None,
+}
+
+impl ConditionChoice {
+    fn tag(self) -> Option<crate::store::PhotoCondition> {
+        use crate::store::PhotoCondition as C;
+        match self {
+            Self::Ok => Some(C::Ok),
+            Self::Attention => Some(C::Attention),
+            Self::Urgent => Some(C::Urgent),
+            Self::None => None,
+        }
+    }
+}
+
+// By hand so that a wrong value is named as the condition (serde's own
+// message names only the variant).
+impl<'de> Deserialize<'de> for ConditionChoice {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        match s.as_str() {
+            "ok" => Ok(Self::Ok),
+            "attention" => Ok(Self::Attention),
+            "urgent" => Ok(Self::Urgent),
+            "none" => Ok(Self::None),
+            other => Err(serde::de::Error::custom(format!(
+                "condition must be ok, attention, urgent or none, not {other:?}"
+            ))),
+        }
+    }
+}
+
+/// A marked-up copy of a photo: the photo with the drawing over it, as PNG.
+#[derive(Debug, Clone, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
+#[serde(deny_unknown_fields)]
+pub struct ArtifactMarkupRequest {
+    pub session_id: String,
+    pub original_id: String,
+    pub data_base64: String,
+    pub caption: Option<String>,
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 pub struct ArtifactList {
     pub artifacts: Vec<Artifact>,
@@ -361,6 +423,37 @@ pub async fn artifact_upload(
         })?;
     Ok(desk
         .add_artifact_bytes(&req.session_id, &req.file_name, bytes, req.caption)
+        .await?)
+}
+
+pub async fn artifact_annotate(
+    desk: &Desk,
+    req: ArtifactAnnotateRequest,
+) -> Result<Artifact, AppError> {
+    Ok(desk
+        .annotate_artifact(
+            &req.session_id,
+            &req.artifact_id,
+            req.caption,
+            req.condition.map(ConditionChoice::tag),
+        )
+        .await?)
+}
+
+pub async fn artifact_markup(
+    desk: &Desk,
+    req: ArtifactMarkupRequest,
+) -> Result<Artifact, AppError> {
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(req.data_base64.trim())
+        .map_err(|e| {
+            AppError::new(
+                "invalid_input",
+                format!("data_base64 is not valid base64: {e}"),
+            )
+        })?;
+    Ok(desk
+        .markup_artifact(&req.session_id, &req.original_id, bytes, req.caption)
         .await?)
 }
 
@@ -740,6 +833,8 @@ commands! { desk, req;
     session_delete: SessionDeleteRequest => SessionDeleted = session_delete(desk, req);
     artifact_add: ArtifactAddRequest => Artifact = artifact_add(desk, req);
     artifact_upload: ArtifactUploadRequest => Artifact = artifact_upload(desk, req);
+    artifact_annotate: ArtifactAnnotateRequest => Artifact = artifact_annotate(desk, req);
+    artifact_markup: ArtifactMarkupRequest => Artifact = artifact_markup(desk, req);
     artifact_list: SessionRef => ArtifactList = artifact_list(desk, req);
     artifact_verify: ArtifactVerifyRequest => VerifyReport = artifact_verify(desk, req);
     artifact_content: ArtifactContentRequest => ArtifactContent = artifact_content(desk, req);

@@ -5,6 +5,7 @@ mod billing;
 pub mod billing_eval;
 mod eval;
 mod knowledge_store;
+mod photos;
 pub mod pricing;
 pub mod repair_order;
 pub mod shop;
@@ -367,15 +368,7 @@ impl Desk {
         bytes: Vec<u8>,
         caption: Option<String>,
     ) -> Result<NewArtifact> {
-        if let Some(c) = &caption {
-            let chars = c.chars().count();
-            if chars > MAX_CAPTION_CHARS {
-                return Err(invalid(
-                    "caption",
-                    format!("is {chars} characters long; at most {MAX_CAPTION_CHARS}"),
-                ));
-            }
-        }
+        let caption = photos::check_caption(caption)?;
         // Inspection decodes the image: at most a few at a time (memory).
         let permit = decode_permit(&bytes).await;
         let (info, file_name, bytes, sha256, thumb_sha256) =
@@ -414,14 +407,14 @@ impl Desk {
             mime: info.mime.to_owned(),
             kind: info.kind,
             size_bytes,
-            caption: caption
-                .map(|c| c.trim().to_owned())
-                .filter(|c| !c.is_empty()),
+            caption,
             taken_at: info.taken_at,
             width: info.width.map(i64::from),
             height: info.height.map(i64::from),
             thumb_sha256,
             thumbnail: info.thumbnail_kind,
+            condition: None,
+            derived_from: None,
             pin: Some(pin),
         })
     }
@@ -712,14 +705,22 @@ pub(crate) fn turn_photos(
     stored: &[Artifact],
     attached: &[NewArtifact],
 ) -> (Vec<PhotoRef>, Vec<PhotoItem>) {
+    // The report's entry carries what the technician said of each stored
+    // photo (caption, condition, the photo a markup copies); the portal's
+    // item keeps the caption alone, as its contract has it.
+    let cited = stored
+        .iter()
+        .map(|a| photos::report_caption(a, stored))
+        .chain(attached.iter().map(|a| a.caption.clone()));
     stored
         .iter()
         .map(NewArtifact::from)
         .chain(attached.iter().cloned())
-        .map(|a| {
+        .zip(cited)
+        .map(|(a, report_caption)| {
             let cited = PhotoRef {
                 file_name: a.file_name.clone(),
-                caption: a.caption.clone(),
+                caption: report_caption,
                 taken_at: a.taken_at,
             };
             let sent = PhotoItem {

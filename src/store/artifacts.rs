@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime};
 
 use sqlx::SqliteConnection;
 
-use super::{new_id, now, Artifact, Result, Store, StoreError};
+use super::{new_id, now, Artifact, PhotoCondition, Result, Store, StoreError};
 use crate::artifacts::{ArtifactError, BlobStore, FileKind, ThumbnailKind, Trash};
 
 /// Everything about a file that goes into its row; produced by the Desk after
@@ -24,6 +24,9 @@ pub struct NewArtifact {
     pub height: Option<i64>,
     pub thumb_sha256: Option<String>,
     pub thumbnail: ThumbnailKind,
+    pub condition: Option<PhotoCondition>,
+    /// The artifact a marked-up copy was drawn on.
+    pub derived_from: Option<String>,
     /// The pin ([`Store::pin_blobs`]) that keeps this file's blobs from a
     /// purge or sweep until the row exists; the row's insert drops it.
     pub pin: Option<String>,
@@ -44,6 +47,8 @@ impl From<&Artifact> for NewArtifact {
             height: a.height,
             thumb_sha256: a.thumb_sha256.clone(),
             thumbnail: a.thumbnail,
+            condition: a.condition,
+            derived_from: a.derived_from.clone(),
             pin: None,
         }
     }
@@ -59,8 +64,9 @@ pub(crate) async fn insert_artifact(
     let id = new_id();
     sqlx::query(
         "INSERT INTO artifacts (id, session_id, turn_id, sha256, file_name, mime, kind, size_bytes,
-           caption, taken_at, width, height, thumb_sha256, thumbnail, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+           caption, taken_at, width, height, thumb_sha256, thumbnail, created_at,
+           condition, derived_from)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(&id)
     .bind(session_id)
@@ -80,6 +86,8 @@ pub(crate) async fn insert_artifact(
     .bind(&a.thumb_sha256)
     .bind(a.thumbnail.as_str())
     .bind(at)
+    .bind(a.condition.map(PhotoCondition::as_str))
+    .bind(&a.derived_from)
     .execute(&mut *conn)
     .await?;
     // The row now holds the reference the pin held (same transaction).

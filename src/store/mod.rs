@@ -7,6 +7,7 @@
 //! file. Photo blobs are fsynced before their row commits, so a row never
 //! outlives its bytes. See the README's "Durability" section.
 
+mod artifact_annotations;
 mod artifacts;
 mod models;
 mod outbox;
@@ -25,10 +26,11 @@ use std::time::Duration;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Sqlite, SqlitePool, Transaction};
 
+pub use artifact_annotations::Annotation;
 pub use artifacts::{NewArtifact, SweepReport};
 pub use models::{
-    this_year, Artifact, DeliveryState, OdometerUnit, Session, SessionEdit, SessionStatus, Turn,
-    Unit,
+    this_year, Artifact, DeliveryState, OdometerUnit, PhotoCondition, Session, SessionEdit,
+    SessionStatus, Turn, Unit,
 };
 pub use outbox::{NewOutboxItem, OutboxKind};
 pub use reports::{ReportDraft, ReportInRange};

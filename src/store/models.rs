@@ -239,6 +239,50 @@ pub struct Artifact {
     #[serde(skip)]
     pub thumb_sha256: Option<String>,
     pub created_at: String,
+    /// The technician's condition tag; None when none was given.
+    pub condition: Option<PhotoCondition>,
+    /// For a marked-up copy: the artifact it was drawn on.
+    pub derived_from: Option<String>,
+}
+
+/// How a photographed part stands, as the technician tags it; the report
+/// lists it with the photo.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum PhotoCondition {
+    Ok,
+    Attention,
+    Urgent,
+}
+
+impl PhotoCondition {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Ok => "ok",
+            Self::Attention => "attention",
+            Self::Urgent => "urgent",
+        }
+    }
+
+    /// A stored value; anything else (the column's CHECK allows nothing
+    /// else) reads as no tag rather than failing the whole row.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "ok" => Some(Self::Ok),
+            "attention" => Some(Self::Attention),
+            "urgent" => Some(Self::Urgent),
+            _ => None,
+        }
+    }
+
+    /// As the report names it.
+    pub fn report_label(self) -> &'static str {
+        match self {
+            Self::Ok => "OK",
+            Self::Attention => "Needs attention",
+            Self::Urgent => "Urgent",
+        }
+    }
 }
 
 impl Artifact {
@@ -263,6 +307,10 @@ impl Artifact {
             thumbnail: ThumbnailKind::parse(row.get("thumbnail")),
             thumb_sha256: row.get("thumb_sha256"),
             created_at: row.get("created_at"),
+            condition: row
+                .get::<Option<&str>, _>("condition")
+                .and_then(PhotoCondition::parse),
+            derived_from: row.get("derived_from"),
         }
     }
 }

@@ -494,7 +494,7 @@ fn not_found(line_id: &str) -> StoreError {
 /// Marks the session changed at `at`; refused (nothing written: the caller's
 /// transaction rolls back) when the session is finalized, which makes its
 /// repair order read-only until it is reopened.
-async fn touch_session(
+pub(super) async fn touch_session(
     tx: &mut Transaction<'static, Sqlite>,
     session_id: &str,
     at: &str,

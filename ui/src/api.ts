@@ -113,6 +113,18 @@ export const api = {
       ...(input.caption && input.caption.trim() ? { caption: input.caption.trim() } : {}),
     }),
 
+  /** A photo's caption ('' clears it) and/or condition tag ('none' clears it); a field left out keeps its value. */
+  artifactAnnotate: (input: CommandRequest<'artifact_annotate'>) => call('artifact_annotate', input),
+
+  /** Stores the photo with its drawing (PNG, base64) as a new photo linked to the original. */
+  artifactMarkup: (input: CommandRequest<'artifact_markup'>) =>
+    call('artifact_markup', {
+      session_id: input.session_id,
+      original_id: input.original_id,
+      data_base64: input.data_base64,
+      ...(input.caption && input.caption.trim() ? { caption: input.caption.trim() } : {}),
+    }),
+
   artifactList: (sessionId: string) => call('artifact_list', { session_id: sessionId }),
 
   artifactVerify: (sessionId?: string) => call('artifact_verify', sessionId ? { session_id: sessionId } : {}),

@@ -630,6 +630,8 @@ describe('long histories', () => {
       height: 480,
       thumbnail: 'generated',
       created_at: '2026-11-23T10:00:00Z',
+      condition: null,
+      derived_from: null,
     }));
     // jsdom lays nothing out: give every element a size, as a window would.
     const offsetHeight = vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockReturnValue(120);

@@ -1,10 +1,10 @@
-import { useCallback, useRef, useState, type DragEvent } from 'react';
+import { lazy, Suspense, useCallback, useRef, useState, type DragEvent } from 'react';
 import { api, type Artifact, type BlobStatus } from '../api';
 import { formatBytes, MAX_FILE_BYTES, readFileBase64 } from '../files';
 import { ApiError, toApiError } from '../transport';
 import { artifactProblemLabel, ErrorCodeDetails } from './common';
 import { errorAdvice } from '../errors';
-import { PhotoOverlay } from './PhotoOverlay';
+import { ConditionTag } from './PhotoCondition';
 import { useSeen, useThumbnail } from '../hooks';
 import { t, type MessageKey } from '../i18n';
 
@@ -19,6 +19,10 @@ export interface UploadItem {
   progress: number;
   error?: ApiError;
 }
+
+// The overlay (with its markup editor) loads when a photo is first opened:
+// the app's first screen never needs it.
+const PhotoOverlay = lazy(() => import('./PhotoOverlay').then((m) => ({ default: m.PhotoOverlay })));
 
 let uploadSeq = 0;
 
@@ -123,6 +127,12 @@ export function PhotosSection({
     addFiles(Array.from(e.dataTransfer?.files ?? []));
   }
 
+  const byId = new Map(artifacts.map((a) => [a.id, a]));
+  const openById = (id: string) => {
+    const i = artifacts.findIndex((a) => a.id === id);
+    if (i >= 0) setOpenIndex(i);
+  };
+
   const finished = uploads.filter((u) => u.status === 'done' || u.status === 'error').length;
 
   return (
@@ -216,11 +226,27 @@ export function PhotosSection({
         ) : (
           <>
             <ul className="photo-grid" data-testid="photo-grid">
-              {artifacts.map((a, i) => (
-                <li key={a.id}>
-                  <PhotoTile artifact={a} verify={verifyStatus[a.id]} onOpen={() => setOpenIndex(i)} eager={i < EAGER_THUMBS} />
-                </li>
-              ))}
+              {artifacts.map((a, i) => {
+                const original = a.derived_from ? byId.get(a.derived_from) : undefined;
+                return (
+                  <li key={a.id}>
+                    <PhotoTile artifact={a} verify={verifyStatus[a.id]} onOpen={() => setOpenIndex(i)} eager={i < EAGER_THUMBS} />
+                    {a.derived_from && (
+                      // Outside the tile's button: a control may not hold another.
+                      <button
+                        type="button"
+                        className="markup-badge as-link"
+                        data-testid="photo-markup-of"
+                        data-original-id={a.derived_from}
+                        disabled={!original}
+                        onClick={() => openById(a.derived_from!)}
+                      >
+                        {original ? t('photos.markedUpFrom', { name: original.file_name }) : t('photos.markedUp')}
+                      </button>
+                    )}
+                  </li>
+                );
+              })}
             </ul>
             <p className="drop-hint small muted">{t('photos.dropMore')}</p>
           </>
@@ -233,12 +259,17 @@ export function PhotosSection({
       </div>
 
       {openIndex !== null && artifacts[openIndex] && (
-        <PhotoOverlay
-          artifact={artifacts[openIndex]}
-          position={{ index: openIndex, count: artifacts.length }}
-          onNavigate={(d) => setOpenIndex((i) => (i === null ? null : (i + d + artifacts.length) % artifacts.length))}
-          onClose={() => setOpenIndex(null)}
-        />
+        <Suspense fallback={null}>
+          <PhotoOverlay
+            artifact={artifacts[openIndex]}
+            original={artifacts[openIndex].derived_from ? byId.get(artifacts[openIndex].derived_from!) : undefined}
+            position={{ index: openIndex, count: artifacts.length }}
+            onNavigate={(d) => setOpenIndex((i) => (i === null ? null : (i + d + artifacts.length) % artifacts.length))}
+            onOpenArtifact={openById}
+            onChanged={(a) => onUploadedRef.current(a)}
+            onClose={() => setOpenIndex(null)}
+          />
+        </Suspense>
       )}
     </section>
   );
@@ -349,6 +380,16 @@ function PhotoTile({
       <div className="tile-caption">
         <span className="tile-name">{artifact.file_name}</span>
         {artifact.caption && <span className="tile-cap">{artifact.caption}</span>}
+        {(artifact.condition || artifact.derived_from) && (
+          <span className="tile-tags">
+            {artifact.condition && <ConditionTag condition={artifact.condition} />}
+            {artifact.derived_from && (
+              <span className="markup-badge" data-testid="photo-markup-badge">
+                {t('photos.markedUp')}
+              </span>
+            )}
+          </span>
+        )}
       </div>
     </button>
   );

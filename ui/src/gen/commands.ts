@@ -1,7 +1,7 @@
 // Generated from the Rust types by `servicedesk::api::bindings`. Do not edit:
 // run `UPDATE_BINDINGS=1 cargo test --test tests bindings` instead.
 
-import type { Answer, AppInfo, ArrearsReport, ArrearsRequest, Artifact, ArtifactAddRequest, ArtifactContent, ArtifactContentRequest, ArtifactList, ArtifactUploadRequest, ArtifactVerifyRequest, AskRequest, ChatTranscript, ChatTurnRequest, DemoReport, DraftSaved, Empty, ExportJob, ExportJobRef, ImportReport, ImportRequest, IngestReport, IngestRequest, ItemInfo, OrderList, OrdersRequest, PortalSettings, PortalSettingsRequest, Reopened, RepairOrder, ReportExport, ReportExportRequest, ReportFinalizeRequest, ReportFinalized, ReportList, ReportReopenRequest, ReportState, ReportsExportRequest, RoLineAuthorizeRequest, RoLineDeleteRequest, RoLineSaveRequest, RoSettings, RoSettingsPatch, RuleList, SearchQuery, SearchResults, Session, SessionContext, SessionDeleteRequest, SessionDeleted, SessionDetail, SessionExport, SessionList, SessionListRequest, SessionNewRequest, SessionRef, SessionUpdateRequest, ShopProfile, ShopSettingsRequest, SimulateRequest, SimulateResponse, SourceFile, SourceFileRequest, Sources, SyncRetryRequest, SyncStatus, Verification, VerifyReport, VerifyRequest } from './models';
+import type { Answer, AppInfo, ArrearsReport, ArrearsRequest, Artifact, ArtifactAddRequest, ArtifactAnnotateRequest, ArtifactContent, ArtifactContentRequest, ArtifactList, ArtifactMarkupRequest, ArtifactUploadRequest, ArtifactVerifyRequest, AskRequest, ChatTranscript, ChatTurnRequest, DemoReport, DraftSaved, Empty, ExportJob, ExportJobRef, ImportReport, ImportRequest, IngestReport, IngestRequest, ItemInfo, OrderList, OrdersRequest, PortalSettings, PortalSettingsRequest, Reopened, RepairOrder, ReportExport, ReportExportRequest, ReportFinalizeRequest, ReportFinalized, ReportList, ReportReopenRequest, ReportState, ReportsExportRequest, RoLineAuthorizeRequest, RoLineDeleteRequest, RoLineSaveRequest, RoSettings, RoSettingsPatch, RuleList, SearchQuery, SearchResults, Session, SessionContext, SessionDeleteRequest, SessionDeleted, SessionDetail, SessionExport, SessionList, SessionListRequest, SessionNewRequest, SessionRef, SessionUpdateRequest, ShopProfile, ShopSettingsRequest, SimulateRequest, SimulateResponse, SourceFile, SourceFileRequest, Sources, SyncRetryRequest, SyncStatus, Verification, VerifyReport, VerifyRequest } from './models';
 
 /** Every command `dispatch` serves, with its request and response. */
 export interface Commands {
@@ -14,6 +14,8 @@ export interface Commands {
   session_delete: { request: SessionDeleteRequest; response: SessionDeleted };
   artifact_add: { request: ArtifactAddRequest; response: Artifact };
   artifact_upload: { request: ArtifactUploadRequest; response: Artifact };
+  artifact_annotate: { request: ArtifactAnnotateRequest; response: Artifact };
+  artifact_markup: { request: ArtifactMarkupRequest; response: Artifact };
   artifact_list: { request: SessionRef; response: ArtifactList };
   artifact_verify: { request: ArtifactVerifyRequest; response: VerifyReport };
   artifact_content: { request: ArtifactContentRequest; response: ArtifactContent };
@@ -64,6 +66,8 @@ export const COMMANDS: Command[] = [
   'session_delete',
   'artifact_add',
   'artifact_upload',
+  'artifact_annotate',
+  'artifact_markup',
   'artifact_list',
   'artifact_verify',
   'artifact_content',

@@ -45,15 +45,34 @@ export type ArrearsRequest = { plate_no: string, city_code?: string | null, };
  */
 export type ArrearsStatus = "NONE" | "HAS_ARREARS";
 
-export type Artifact = { id: string, session_id: string, turn_id: string | null, sha256: string, file_name: string, mime: string, kind: FileKind, size_bytes: number, caption: string | null, taken_at: string | null, width: number | null, height: number | null, thumbnail: ThumbnailKind, created_at: string, };
+export type Artifact = { id: string, session_id: string, turn_id: string | null, sha256: string, file_name: string, mime: string, kind: FileKind, size_bytes: number, caption: string | null, taken_at: string | null, width: number | null, height: number | null, thumbnail: ThumbnailKind, created_at: string, 
+/**
+ * The technician's condition tag; None when none was given.
+ */
+condition: PhotoCondition | null, 
+/**
+ * For a marked-up copy: the artifact it was drawn on.
+ */
+derived_from: string | null, };
 
 export type ArtifactAddRequest = { session_id: string, path: string, caption?: string | null, };
+
+/**
+ * A photo's caption and condition tag. A field left out keeps its value;
+ * an empty caption clears it, as does the condition `none`.
+ */
+export type ArtifactAnnotateRequest = { session_id: string, artifact_id: string, caption?: string | null, condition?: ConditionChoice | null, };
 
 export type ArtifactContent = { mime: string, content_base64: string, };
 
 export type ArtifactContentRequest = { artifact_id: string, thumbnail?: boolean, };
 
 export type ArtifactList = { artifacts: Array<Artifact>, };
+
+/**
+ * A marked-up copy of a photo: the photo with the drawing over it, as PNG.
+ */
+export type ArtifactMarkupRequest = { session_id: string, original_id: string, data_base64: string, caption?: string | null, };
 
 export type ArtifactUploadRequest = { session_id: string, file_name: string, content_base64: string, caption?: string | null, };
 
@@ -193,6 +212,11 @@ complaint: string,
  * The isolated cause, for a closed line.
  */
 cause: string | null, closed: boolean, };
+
+/**
+ * A condition tag as a request sets it: one of the tags, or `none` to clear.
+ */
+export type ConditionChoice = "ok" | "attention" | "urgent" | "none";
 
 /**
  * How an export's `content` carries its bytes.
@@ -453,6 +477,12 @@ text: string,
  * The reading the words gave, kept for the fact a yes records.
  */
 value?: number | null, unit?: string | null, };
+
+/**
+ * How a photographed part stands, as the technician tags it; the report
+ * lists it with the photo.
+ */
+export type PhotoCondition = "ok" | "attention" | "urgent";
 
 /**
  * The part of a stay inside one occurrence of one segment's window.

@@ -788,6 +788,35 @@ export const en = {
 
   // Photos from the camera (tablet and phone).
   'photos.takePhoto': 'Take photo',
+  // Photo caption, condition tag and markup.
+  'photos.markedUp': 'Marked up',
+  'photos.markedUpFrom': 'Marked up from {name}',
+  'photos.originalGone': 'Its original is no longer listed.',
+  'condition.ok': 'OK',
+  'condition.attention': 'Attention',
+  'condition.urgent': 'Urgent',
+  'annotate.caption': 'Caption',
+  'annotate.captionPlaceholder': 'What the photo shows',
+  'annotate.saveCaption': 'Save caption',
+  'annotate.condition': 'Condition',
+  'annotate.saved': 'Saved.',
+  'markup.start': 'Mark up',
+  'markup.tools': 'Drawing tools',
+  'markup.arrow': 'Arrow',
+  'markup.circle': 'Circle',
+  'markup.text': 'Text',
+  'markup.undo': 'Undo',
+  'markup.textLabel': 'Text to place on the photo',
+  'markup.textPlaceholder': 'Short text, then tap the photo',
+  'markup.textHint': 'Enter puts it in the middle.',
+  'markup.canvasLabel': '{name} with {n} marks drawn',
+  'markup.captionLabel': 'Caption of the marked-up copy',
+  'markup.captionPlaceholder': 'Caption (optional: else the photo’s)',
+  'markup.save': 'Save copy',
+  'markup.saving': 'Saving…',
+  'markup.cancel': 'Cancel',
+  'markup.saved': 'Saved as {name}; the original is unchanged.',
+  'markup.openCopy': 'Open the copy',
 };
 
 export type MessageKey = keyof typeof en;

@@ -125,6 +125,8 @@ export function makeArtifact(sessionId: string, over: Partial<Artifact> = {}): A
     height: 480,
     thumbnail: 'generated',
     created_at: '2026-11-22T19:11:41.991Z',
+    condition: null,
+    derived_from: null,
     ...over,
   };
 }
@@ -367,6 +369,34 @@ export function fakeDiagnosis(over: Partial<Session> = {}): FakeDiagnosis {
 
   const handlers: Handlers = {
     session_show: () => ({ session: { ...session, turn_count: turns.length }, turns, artifacts, state: makeState(), edits: [], earlier_visits: [] }),
+    // Like the real store: another session's photo is not found, a finalized session refuses, the original never changes.
+    artifact_annotate: (p) => {
+      const i = artifacts.findIndex((a) => a.id === p.artifact_id && a.session_id === p.session_id);
+      if (i < 0) throw appError('not_found', `artifact_id ${p.artifact_id} not found`);
+      if (isFinal) throw appError('invalid_input', `session_id: repair order ${session.ro_number} is finalized, so it cannot change; reopen it first`);
+      const next = { ...artifacts[i] };
+      if (p.caption != null) next.caption = p.caption.trim() || null;
+      if (p.condition != null) next.condition = p.condition === 'none' ? null : p.condition;
+      artifacts[i] = next;
+      return next;
+    },
+    artifact_markup: (p) => {
+      const original = artifacts.find((a) => a.id === p.original_id && a.session_id === p.session_id);
+      if (!original) throw appError('not_found', `original_id ${p.original_id} not found`);
+      if (isFinal) throw appError('invalid_input', `session_id: repair order ${session.ro_number} is finalized, so it cannot change; reopen it first`);
+      const stem = original.file_name.replace(/\.[^.]+$/, '');
+      const copy = makeArtifact(session.id, {
+        file_name: `${stem}-markup.png`,
+        mime: 'image/png',
+        sha256: 'cd'.repeat(32),
+        caption: p.caption ?? original.caption,
+        condition: original.condition,
+        derived_from: original.id,
+      });
+      artifacts.push(copy);
+      return copy;
+    },
+
     chat_turn: async (p) => {
       if (hold) await hold;
       if (fail) {
