@@ -11,7 +11,7 @@
 //! 1. A pending clarification loop (`state.lanes["clarification"]`) takes
 //!    the message first, and no search runs: the reply is the answer to the
 //!    pending question ("12" is an answer), or "never mind" drops the loop
-//!    (T6). After the last answer the lane answers from the document it
+//!    (T11). After the last answer the lane answers from the document it
 //!    kept, using the collected details, then escalates if the document
 //!    requires a hand-off (T7).
 //! 2. A billing question, the reply to a pending billing slot question, or
@@ -495,7 +495,7 @@ fn continue_loop(
         return outcome(
             st,
             "CANCEL",
-            TransitionId::T6DomainPivot,
+            TransitionId::T11ClarificationCancel,
             Reply {
                 kind: ReplyKind::Answer,
                 text,
