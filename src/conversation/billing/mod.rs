@@ -1030,11 +1030,7 @@ fn finish(
     fired: String,
     trace: Vec<String>,
 ) -> TurnOutcome {
-    let mut out = outcome(st, intent, transition, reply, trace);
-    if let Some(first) = out.trace.first_mut() {
-        *first = fired;
-    }
-    out
+    outcome(st, intent, transition, reply, fired, trace)
 }
 
 /// Intent names are `&'static str` in the outcome.
