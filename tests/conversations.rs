@@ -258,6 +258,31 @@ fn invariants(turn: &Value, history: &[Value], failures: &mut Vec<String>) {
             failures.push(format!("asked a completed step {step}"));
         }
     }
+    // A knowledge- or billing-lane turn says what fired with this turn's
+    // values, never the registry's static description of the class.
+    const LANE_INTENTS: [&str; 10] = [
+        "KNOWLEDGE",
+        "CANCEL",
+        "ARREARS_CHECK",
+        "FEE_VERIFY",
+        "RULE_EXPLAIN",
+        "SELECTION",
+        "CLARIFY",
+        "CANCEL_CLARIFICATION",
+        "OUT_OF_SCOPE",
+        "BILLING_RECAP",
+    ];
+    let trace = turn["trace"].as_str().unwrap_or("");
+    if LANE_INTENTS.contains(&turn["intent"].as_str().unwrap_or("")) {
+        let fired = turn["transition"].as_str().unwrap_or("");
+        if let Some(class) = REGISTRY.iter().find(|c| c.name == fired) {
+            if trace.contains(class.entry) || trace.contains(&format!("{fired} fired:")) {
+                failures.push(format!(
+                    "the trace gives {fired}'s static description, not what fired: {trace}"
+                ));
+            }
+        }
+    }
     let text = turn["reply"]["text"].as_str().unwrap_or("");
     if kind != "report" && (text.contains("--- TRANSLATION ---") || text.contains("Total labor:")) {
         failures.push("a non-report reply carries report sections".into());

@@ -11,7 +11,9 @@
 //! 1. A pending clarification loop (`state.lanes["clarification"]`) takes
 //!    the message first, and no search runs: the reply is the answer to the
 //!    pending question ("12" is an answer), or "never mind" drops the loop
-//!    (T6). After the last answer the lane answers from the document it
+//!    (T11). A reply with nothing readable re-asks the question once (T7);
+//!    a second one to the same question drops the loop, saying what it
+//!    needed (T10): never the same question three times. After the last answer the lane answers from the document it
 //!    kept, using the collected details, then escalates if the document
 //!    requires a hand-off (T7).
 //! 2. A billing question, the reply to a pending billing slot question, or
@@ -105,6 +107,11 @@ pub struct ClarificationLoop {
     pub answers: Vec<String>,
     pub requires_handoff: bool,
     pub chunks: Vec<KeptChunk>,
+    /// Unreadable replies to the pending question (noise, emoji, "?"): the
+    /// first re-asks it, the second drops the loop. Loops kept before it
+    /// was counted start at 0.
+    #[serde(default)]
+    pub unreadable: u8,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -142,6 +149,7 @@ struct LaneWords {
     details: &'static str,
     dropped: &'static str,
     no_answer: &'static str,
+    gave_up: &'static str,
     handoff: &'static str,
 }
 
@@ -151,6 +159,7 @@ fn lane_words(lang: &str) -> &'static LaneWords {
         details: "Details you gave",
         dropped: "Okay, I dropped that question.",
         no_answer: "I still need an answer to this",
+        gave_up: "I still could not read an answer to «{question}», so I have dropped that question instead of asking it a third time. To answer from «{title}» I would need that detail; ask your question again when you have it.",
         handoff: "This needs the service manager: I have marked the session escalated so a person follows up.",
     };
     static ES: LaneWords = LaneWords {
@@ -158,6 +167,7 @@ fn lane_words(lang: &str) -> &'static LaneWords {
         details: "Datos que dio",
         dropped: "De acuerdo, dejé esa pregunta.",
         no_answer: "Todavía necesito una respuesta a esto",
+        gave_up: "Sigo sin poder leer una respuesta a «{question}», así que dejé esa pregunta en lugar de hacerla por tercera vez. Para responder con «{title}» necesitaría ese dato; vuelva a preguntar cuando lo tenga.",
         handoff: "Esto necesita al jefe de servicio: marqué la sesión como escalada para que una persona le dé seguimiento.",
     };
     static RU: LaneWords = LaneWords {
@@ -165,6 +175,7 @@ fn lane_words(lang: &str) -> &'static LaneWords {
         details: "Ваши уточнения",
         dropped: "Хорошо, вопрос снят.",
         no_answer: "Мне всё ещё нужен ответ на вопрос",
+        gave_up: "Ответ на вопрос «{question}» прочитать так и не удалось, поэтому я снял этот вопрос, чтобы не задавать его в третий раз. Чтобы ответить по документу «{title}», нужен этот ответ; задайте свой вопрос снова, когда он будет.",
         handoff: "Здесь нужен руководитель сервиса: сессия помечена как эскалированная, с вами свяжется человек.",
     };
     match lang {
@@ -223,11 +234,14 @@ pub fn turn(
             .unwrap_or("no chunk matched");
         if !QUESTION.is_match(input) {
             out.trace.push(format!(
-                "knowledge store searched: nothing above the relevance floor ({why}); not a question, so the engine's reply stands"
+                "knowledge store searched for {}: nothing above the relevance floor ({why}); not a question, so the engine's reply stands",
+                quoted(input)
             ));
             return Ok(out);
         }
-        return Ok(not_covered_reply(engine, state, &out.state, retrieval, why));
+        return Ok(not_covered_reply(
+            engine, state, &out.state, input, retrieval, why,
+        ));
     }
     Ok(knowledge_reply(
         engine,
@@ -245,6 +259,7 @@ fn not_covered_reply(
     engine: &Engine,
     before: &SessionState,
     engine_after: &SessionState,
+    input: &str,
     retrieval: &Retrieval,
     why: &str,
 ) -> TurnOutcome {
@@ -256,10 +271,17 @@ fn not_covered_reply(
         ReplyKind::Refusal,
         "knowledge:not-covered".into(),
     );
-    let trace = vec![format!(
-        "knowledge store searched: nothing above the relevance floor ({why}); {} near title(s) offered, nothing cited",
-        answer.did_you_mean.len()
-    )];
+    let fired = format!(
+        "T10_boundary: knowledge question {} → nothing above the relevance floor ({why}), {} near title(s){}; nothing cited",
+        quoted(input),
+        answer.did_you_mean.len(),
+        if answer.did_you_mean.is_empty() {
+            String::new()
+        } else {
+            format!(" offered: {}", answer.did_you_mean.join(" | "))
+        }
+    );
+    let trace = vec![searched_line(&lang)];
     let (text, step_id) = with_step(engine, &st, answer.conclusion.clone());
     outcome(
         st,
@@ -271,6 +293,7 @@ fn not_covered_reply(
             step_id,
             citations: Vec::new(),
         },
+        fired,
         trace,
     )
 }
@@ -314,17 +337,17 @@ pub(crate) fn with_step(
     }
 }
 
+/// A lane's finished turn. `fired` is the trace's first line: what fired
+/// in this turn, with its actual values (never the registry's description).
 pub(crate) fn outcome(
     st: SessionState,
     intent: &'static str,
     transition: TransitionId,
     reply: Reply,
+    fired: String,
     mut trace: Vec<String>,
 ) -> TurnOutcome {
-    trace.insert(
-        0,
-        format!("{} fired: {}", transition.name(), transition.class().entry),
-    );
+    trace.insert(0, fired);
     TurnOutcome {
         state: st,
         intent,
@@ -338,6 +361,28 @@ pub(crate) fn outcome(
     }
 }
 
+/// The first 60 characters of a message, quoted for a trace line.
+fn quoted(input: &str) -> String {
+    let clean: String = input
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let clean = clean.trim();
+    let mut head: String = clean.chars().take(60).collect();
+    if clean.chars().count() > 60 {
+        head.push('…');
+    }
+    format!("«{head}»")
+}
+
+/// The trace line that says a knowledge search ran (and how it was asked).
+fn searched_line(lang: &str) -> String {
+    format!(
+        "knowledge store searched (top {}, asker language {lang}, shop documents before defaults)",
+        crate::knowledge::index::DEFAULT_TOP_K
+    )
+}
+
 fn knowledge_reply(
     engine: &Engine,
     before: &SessionState,
@@ -348,12 +393,16 @@ fn knowledge_reply(
     let lang = engine_after.language.clone();
     let best = &hits[0];
     let questions = questions_in(best, &lang);
-    let mut trace = vec![format!(
-        "knowledge store searched: {} hit(s), best {} (score {:.2})",
+    let mut fired = format!(
+        "T1_root_entry: knowledge question {} → {} hit(s) above the floor, best {} (score {:.2}, {} document{})",
+        quoted(input),
         hits.len(),
         best.chunk_id,
-        best.score
-    )];
+        best.score,
+        best.source.as_str(),
+        best.page.map(|p| format!(", p. {p}")).unwrap_or_default()
+    );
+    let mut trace = vec![searched_line(&lang)];
     if !questions.is_empty() {
         let lp = ClarificationLoop {
             source_id: best.source_id.clone(),
@@ -376,6 +425,7 @@ fn knowledge_reply(
                     page: h.page,
                 })
                 .collect(),
+            unreadable: 0,
         };
         let mut st = lane_state(
             before,
@@ -387,8 +437,8 @@ fn knowledge_reply(
             CLARIFICATION_LANE.into(),
             serde_json::to_value(&lp).unwrap_or_default(),
         );
-        trace.push(format!(
-            "{} has {} clarifying question(s): loop entered, asking 1/{}",
+        fired.push_str(&format!(
+            "; {} has {} clarifying question(s): loop entered, asking 1/{}",
             best.source_id,
             questions.len(),
             questions.len()
@@ -410,6 +460,7 @@ fn knowledge_reply(
                 step_id: None,
                 citations: vec![best.chunk_id.clone()],
             },
+            fired,
             trace,
         );
     }
@@ -422,6 +473,10 @@ fn knowledge_reply(
         format!("knowledge:{}", best.source_id),
     );
     let mut body = answer::render_in(&answer, &lang);
+    fired.push_str(&format!(
+        "; answered citing {} chunk(s)",
+        answer.citations.len()
+    ));
     if answer.requires_handoff {
         escalate(&mut st, &best.title);
         body.push_str(&format!("\n\n{}", lane_words(&lang).handoff));
@@ -436,6 +491,7 @@ fn knowledge_reply(
         "KNOWLEDGE",
         TransitionId::T1RootEntry,
         cited_reply(&answer, text, step_id),
+        fired,
         trace,
     )
 }
@@ -487,33 +543,84 @@ fn continue_loop(
             format!("clarify-cancel:{}", lp.source_id),
         );
         st.lanes.remove(CLARIFICATION_LANE);
-        trace.push(format!(
-            "loop on {} cancelled by the technician",
-            lp.source_id
-        ));
+        let fired = format!(
+            "T11_clarification_cancel: loop on {} dropped at question {}/{n} by {}; {} answer(s) given discarded, the diagnosis kept",
+            lp.source_id,
+            pending + 1,
+            quoted(&answer_text),
+            lp.answers.len()
+        );
         let (text, step_id) = with_step(engine, &st, w.dropped.to_string());
         return outcome(
             st,
             "CANCEL",
-            TransitionId::T6DomainPivot,
+            TransitionId::T11ClarificationCancel,
             Reply {
                 kind: ReplyKind::Answer,
                 text,
                 step_id,
                 citations: Vec::new(),
             },
+            fired,
             trace,
         );
     }
     if is_noise(input) || !answer_text.chars().any(char::is_alphanumeric) {
-        // Nothing to record: the same question again, as a clarification.
-        let st = lane_state(
+        lp.unreadable = lp.unreadable.saturating_add(1);
+        if lp.unreadable >= 2 {
+            // The second unreadable reply to the same question: drop the
+            // loop rather than ask it a third time, and say what it needed.
+            let mut st = lane_state(
+                state,
+                None,
+                ReplyKind::Answer,
+                format!("clarify-dropped:{}", lp.source_id),
+            );
+            st.lanes.remove(CLARIFICATION_LANE);
+            let fired = format!(
+                "T10_boundary: no readable answer to question {}/{n} of {} after {} unreadable replies (last {}); loop dropped, not asked a third time",
+                pending + 1,
+                lp.source_id,
+                lp.unreadable,
+                quoted(&answer_text)
+            );
+            let text = w
+                .gave_up
+                .replace("{question}", &lp.questions[pending])
+                .replace("{title}", &lp.title);
+            let (text, step_id) = with_step(engine, &st, text);
+            return outcome(
+                st,
+                "KNOWLEDGE",
+                TransitionId::T10Boundary,
+                Reply {
+                    kind: ReplyKind::Answer,
+                    text,
+                    step_id,
+                    citations: Vec::new(),
+                },
+                fired,
+                trace,
+            );
+        }
+        // Nothing to record: the same question again, once, as a
+        // clarification.
+        let mut st = lane_state(
             state,
             None,
             ReplyKind::Clarification,
             format!("clarify:{}", lp.source_id),
         );
-        trace.push("nothing readable: the pending question stands".into());
+        st.lanes.insert(
+            CLARIFICATION_LANE.into(),
+            serde_json::to_value(&lp).unwrap_or_default(),
+        );
+        let fired = format!(
+            "T7_clarification_continue: nothing readable in {} for question {}/{n} of {}: asked again (unreadable reply 1 of at most 1)",
+            quoted(&answer_text),
+            pending + 1,
+            lp.source_id
+        );
         return outcome(
             st,
             "KNOWLEDGE",
@@ -529,18 +636,22 @@ fn continue_loop(
                 step_id: None,
                 citations: Vec::new(),
             },
+            fired,
             trace,
         );
     }
     lp.answers.push(answer_text.clone());
-    trace.push(format!(
-        "{:?} recorded as the answer to question {}/{n} ({:?})",
-        answer_text,
+    lp.unreadable = 0;
+    let mut fired = format!(
+        "T7_clarification_continue: answer {}/{n} recorded for {}: {:?} to {:?}",
         lp.answers.len(),
+        lp.source_id,
+        answer_text,
         lp.questions[lp.answers.len() - 1]
-    ));
+    );
     if lp.answers.len() < n {
         let next = lp.answers.len();
+        fired.push_str(&format!("; asking {}/{n}", next + 1));
         let mut st = lane_state(
             state,
             None,
@@ -561,6 +672,7 @@ fn continue_loop(
                 step_id: None,
                 citations: Vec::new(),
             },
+            fired,
             trace,
         );
     }
@@ -616,10 +728,10 @@ fn continue_loop(
         details.join("\n"),
         answer::render_in(&answer, &lang)
     );
-    trace.push(format!(
-        "all {n} answers in: answered from {} kept chunk(s) of {}",
+    fired.push_str(&format!(
+        "; all {n} answers in: answered from {} kept chunk(s), citing {}",
         hits.len(),
-        lp.source_id
+        answer.citations.len()
     ));
     if lp.requires_handoff {
         escalate(&mut st, &lp.title);
@@ -635,6 +747,7 @@ fn continue_loop(
         "KNOWLEDGE",
         TransitionId::T7ClarificationContinue,
         cited_reply(&answer, text, step_id),
+        fired,
         trace,
     )
 }
@@ -673,4 +786,30 @@ fn cite_subflow(mut out: TurnOutcome, retrieved: &[Retrieved]) -> Result<TurnOut
         );
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A loop kept before unreadable replies were counted reads back with
+    /// none counted, so its next unreadable reply re-asks once.
+    #[test]
+    fn a_loop_kept_before_the_count_reads_back_with_none_counted() {
+        let old = serde_json::json!({
+            "source_id": "faq-warranty-eligibility", "version": 1,
+            "title": "Warranty", "query": "is this covered?",
+            "questions": ["What is the unit's model year?"], "answers": [],
+            "requires_handoff": false, "chunks": []
+        });
+        let lp: ClarificationLoop = serde_json::from_value(old).unwrap();
+        assert_eq!(lp.unreadable, 0);
+    }
+
+    #[test]
+    fn a_quoted_message_is_cut_at_sixty_characters() {
+        assert_eq!(quoted("short?"), "«short?»");
+        let long = "é".repeat(70);
+        assert_eq!(quoted(&long), format!("«{}…»", "é".repeat(60)));
+    }
 }

@@ -4,7 +4,7 @@
 //! turn's behaviour is never an unnamed heuristic. Every turn records the
 //! class that fired and why.
 //!
-//! The knowledge and billing lanes (src/conversation/) add T2–T7.
+//! The knowledge and billing lanes (src/conversation/) add T2–T11.
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum TransitionId {
@@ -18,6 +18,7 @@ pub enum TransitionId {
     T8Meta,
     T9Recap,
     T10Boundary,
+    T11ClarificationCancel,
     D1StepAnswer,
     D2Subflow,
     D3Replan,
@@ -94,12 +95,12 @@ pub static REGISTRY: &[TransitionClass] = &[
     TransitionClass {
         id: TransitionId::T6DomainPivot,
         name: "T6_domain_pivot",
-        entry: "the technician leaves a side topic (\"never mind\", \"отмена\") while a clarification loop is pending",
-        requires: "a pending clarification loop",
-        carryover: "the diagnosis: procedure, steps, facts, isolation, labor",
-        forbidden: "answering the abandoned question; searching",
-        mutations: "the clarification loop is dropped",
-        answer: "answer: the question is dropped, then the active step again",
+        entry: "the user leaves the selected item but stays in the root question (\"back to the list\")",
+        requires: "a root frame with a selected item",
+        carryover: "the root scope: intent, plate, city, date; the list on screen",
+        forbidden: "replaying the item's action; re-running a tool",
+        mutations: "the selected item (focus object) is dropped",
+        answer: "answer: the root's list again, with how to pick from it",
     },
     TransitionClass {
         id: TransitionId::T7ClarificationContinue,
@@ -140,6 +141,16 @@ pub static REGISTRY: &[TransitionClass] = &[
         forbidden: "pretending to answer",
         mutations: "none",
         answer: "refusal or answer: a truthful bounded reply, then the active step again",
+    },
+    TransitionClass {
+        id: TransitionId::T11ClarificationCancel,
+        name: "T11_clarification_cancel",
+        entry: "a pending clarification question dropped by the user (\"never mind\", \"cancela\", \"отмена\")",
+        requires: "a pending clarification: a knowledge document's loop or a billing slot question",
+        carryover: "the root scope; the diagnosis: procedure, steps, facts, isolation, labor",
+        forbidden: "answering the abandoned question; searching; running a tool",
+        mutations: "the pending question (and its suspended request) is dropped",
+        answer: "answer: the question is dropped, then the active step again",
     },
     TransitionClass {
         id: TransitionId::D1StepAnswer,

@@ -12,7 +12,7 @@
 //! - a pending slot question takes the reply (T7); a value that does not
 //!   validate is asked again once, then the known choices are offered, then
 //!   the question is dropped — never the same question three times;
-//!   "never mind" cancels it;
+//!   "never mind" cancels it (T11);
 //! - a new root question (T1) starts a new root frame (intent, scope, date)
 //!   and never inherits the old focus object;
 //! - "and for March?" / "and for lot B?" re-run the root with the changed
@@ -429,7 +429,7 @@ fn route(ctx: &Ctx, mut lane: Lane, just_billed: bool) -> Result<Option<TurnOutc
             lane.ask = None;
             let w = words(&ctx.lang);
             let fired = format!(
-                "T6: clarification cancelled: the question for {} of {} (turn {}) dropped; root scope kept",
+                "T11: clarification cancelled: the question for {} of {} (turn {}) dropped; root scope kept",
                 ask.slot,
                 ask.intent.name(),
                 ask.turn
@@ -438,7 +438,7 @@ fn route(ctx: &Ctx, mut lane: Lane, just_billed: bool) -> Result<Option<TurnOutc
                 ctx,
                 &lane,
                 "CANCEL_CLARIFICATION",
-                TransitionId::T6DomainPivot,
+                TransitionId::T11ClarificationCancel,
                 ReplyKind::Answer,
                 w.dropped.to_string(),
                 Vec::new(),
@@ -1030,11 +1030,7 @@ fn finish(
     fired: String,
     trace: Vec<String>,
 ) -> TurnOutcome {
-    let mut out = outcome(st, intent, transition, reply, trace);
-    if let Some(first) = out.trace.first_mut() {
-        *first = fired;
-    }
-    out
+    outcome(st, intent, transition, reply, fired, trace)
 }
 
 /// Intent names are `&'static str` in the outcome.
