@@ -324,6 +324,16 @@ pub fn customer_account(clause: &str, has_reading: bool) -> bool {
     CUSTOMER_SAYS.is_match(clause) || (!has_reading && NEGATOR.is_match(clause))
 }
 
+/// "Customer states furnace won't heat, blower runs but no flame": every
+/// clause of a sentence the customer is the teller of is their account,
+/// not only the one that names them.
+pub fn in_customers_sentence(text: &str, clause: &str) -> bool {
+    text.find(clause).is_some_and(|at| {
+        let from = sentence_start(text, at);
+        CUSTOMER_SAYS.is_match(&text[from..at])
+    })
+}
+
 /// A complaint message with no reading and no word of a check anywhere
 /// ("печка не греет, вентилятор дует холодным", "los gatos no suben, uno se
 /// quedó abajo") is the symptom as anyone would tell it: none of it is a
@@ -379,7 +389,7 @@ pattern!(
     /// A condition the check was made under ("with the lid open", "con el
     /// motor apagado", "при открытой крышке") says nothing about the result.
     CONDITION,
-    r"\b(with|w/|w)\s+(the\s+)?[\w-]+(\s+[\w-]+){0,2}?\s+(open|closed|shut|on|off|running|unplugged|disconnected)\b|\b(con|sin)\s+(el|la|los|las)\s+\w+(\s+\w+){0,3}?\s+((en\s+)?off|(en\s+)?on|abiert|cerrad|apagad|prendid|encendid|desconectad)\w*|\bпри\s+(открыт|закрыт|выключенн|включённ|включенн|отключённ|отключенн)\w*\s+\w+|\b(when|while|once|cuando|mientras|когда|пока)\b.*$|\b(on|at|during)\s+(the\s+)?(comp(ressor)?\s+)?(start|startup|start-?up)(\s+attempt)?\b|\b(al|en el)\s+(arranque|arrancar)(\s+(del?|el)\s+compresor)?\b|\bпри\s+(пуске|старте|запуске)(\s+компрессора)?\b"
+    r"\b(with|w/|w)\s+(the\s+)?[\w-]+(\s+[\w-]+){0,2}?\s+(open|closed|shut|on|off|running|going|lit|burning|unplugged|disconnected)\b|\b(con|sin)\s+(el|la|los|las)\s+\w+(\s+\w+){0,3}?\s+((en\s+)?off|(en\s+)?on|abiert|cerrad|apagad|prendid|encendid|desconectad)\w*|\bпри\s+(открыт|закрыт|выключенн|включённ|включенн|отключённ|отключенн)\w*\s+\w+|\b(when|while|once|cuando|mientras|когда|пока)\b.*$|\b(on|at|during)\s+(the\s+)?(comp(ressor)?\s+)?(start|startup|start-?up)(\s+attempt)?\b|\b(al|en el)\s+(arranque|arrancar)(\s+(del?|el)\s+compresor)?\b|\bпри\s+(пуске|старте|запуске)(\s+компрессора)?\b"
 );
 
 pattern!(
@@ -387,6 +397,14 @@ pattern!(
     /// one that stands.
     REJECTED_TAIL,
     r"(?P<kept>\d[^\d]{0,16}?)\s*,?\s*\b(?:not|no|не|ni|а не|y no)\s+[-+]?\d+(?:[.,]\d+)?"
+);
+
+pattern!(
+    /// How a reading was taken that names another part or a count: "during
+    /// the spark", "with 2 burners going", "after sitting 3 hrs". What the
+    /// clause is about is what is left.
+    SIDE_CONDITION,
+    r"\bduring\s+(the\s+)?(spark|sparking|trial|ignition|purge|crank\w*|harvest|fill|cycle)\b|\b(with|w/|w)\s+(\d+|two|three|all|both)\s+burners?\s+(going|on|lit|burning|running)\b|\b(after|despu[eé]s\s+de|через|после)\s+(sitting\s+|resting\s+|reposar\s+)?(\d+(?:[.,]\d+)?|an?|one|two|three|half\s+an?|una?|dos|tres|media)\s*(hrs?|hours?|horas?|min\w*|час\w*|мин\w*)\b"
 );
 
 fn without_conditions(clause: &str) -> std::borrow::Cow<'_, str> {
@@ -423,7 +441,9 @@ fn generic_polarity(clause: &str, near: Option<(usize, usize)>) -> Option<bool> 
     };
     let best = |r: &Regex, positive: bool| {
         r.find_iter(clause)
-            .filter(|m| close(m.start(), m.end()) && !leading_reply(m))
+            .filter(|m| {
+                close(m.start(), m.end()) && !leading_reply(m) && !acts_on_object(clause, m)
+            })
             .map(|m| {
                 let negated = negated_match(clause, m.start(), m.end());
                 (m.len(), positive != negated)
@@ -443,6 +463,21 @@ fn generic_polarity(clause: &str, near: Option<(usize, usize)>) -> Option<bool> 
         }
         (None, None) => None,
     }
+}
+
+pattern!(
+    /// "Closed everything up", "opened it": the verb of an action done,
+    /// with its object, not a state read off a part.
+    OBJECT_AFTER,
+    r"^\s+(everything|it|them|all|up|every|her|him|things)\b"
+);
+
+/// The answer word `m` is a verb acting on an object ("closed everything
+/// up"), not the part's state ("relay closed").
+fn acts_on_object(clause: &str, m: &regex::Match<'_>) -> bool {
+    let word = m.as_str().trim().to_lowercase();
+    (word.ends_with("closed") || word.ends_with("opened") || word.ends_with("open"))
+        && OBJECT_AFTER.is_match(&clause[m.end()..])
 }
 
 pattern!(
@@ -483,6 +518,7 @@ fn outcome_in(
         || lexicon::DOUBT.is_match(clause)
         || understand::cannot_check(clause)
         || understand::not_done_yet(clause)
+        || (lexicon::HEDGE.is_match(clause) && !clause.contains(|c: char| c.is_ascii_digit()))
     {
         return None;
     }
@@ -496,7 +532,14 @@ fn outcome_in(
             let unit = step.unit?;
             for f in find_quantities(clause) {
                 if f.quantity.convert_to(unit).is_some() {
-                    let o = step.classify(&f.quantity)?;
+                    let judged = Quantity {
+                        value: units::past_bound(
+                            f.quantity.value,
+                            units::bound_side(&clause[..f.start]),
+                        ),
+                        ..f.quantity
+                    };
+                    let o = step.classify(&judged)?;
                     return Some((o.name.clone(), Some(f.quantity)));
                 }
             }
@@ -505,7 +548,9 @@ fn outcome_in(
             // a longer clause ("leads at the arm show 12.1", "el touch pad
             // enseña 12,6") the number must also be one this measurement
             // can read: not a count, a time or a rating far off its range.
-            let number = bare_number(clause).or_else(|| lone_number(clause));
+            let number = bare_number(clause)
+                .or_else(|| lone_number(clause))
+                .filter(|_| !instrument_reads_otherwise(clause, unit));
             if let Some(v) = number {
                 // A number with no unit far off what this measurement can
                 // read is another quantity ("39 middle shelf … on LP" is a
@@ -523,7 +568,11 @@ fn outcome_in(
                             unit
                         },
                     };
-                    let o = step.classify(&q)?;
+                    let judged = Quantity {
+                        value: units::past_bound(v, bound_of(clause, v)),
+                        ..q
+                    };
+                    let o = step.classify(&judged)?;
                     return Some((o.name.clone(), Some(q)));
                 }
             }
@@ -635,9 +684,15 @@ pub fn step_answers(
     // could not be made, only clauses that name their step answer one.
     let could_not_check = parts.iter().any(|c| {
         lexicon::UNSURE.is_match(c) || understand::cannot_check(c) || understand::not_done_yet(c)
-    });
-    let mut out: Vec<StepAnswer> = rated_answers(proc, active, text, &questions);
-    out.extend(combined_readings(proc, active, text, &questions));
+    }) || parts.first().is_some_and(|c| opening_hedge(c));
+    // "New 45/5 cap in, compressor starts and runs": the numbers of a
+    // message that reports the fix describe the new part or the unit after
+    // it, not the fault.
+    let mut out: Vec<StepAnswer> = Vec::new();
+    if !states_repair(text) {
+        out.extend(rated_answers(proc, active, text, &questions));
+        out.extend(combined_readings(proc, active, text, &questions));
+    }
     // A step the rating comparison answered is not read again clause by clause.
     let mut conflicted: Vec<usize> = out.iter().map(|a| a.step).collect();
     let mut prev_named: Vec<(usize, usize)> = Vec::new();
@@ -717,12 +772,20 @@ pub fn step_answers(
             }
         }
         // Steps whose subject this clause names, most specific first.
+        // A part named only in the clause's condition ("valve sees 11.8
+        // during the spark") is not what the clause is about.
+        let unconditioned = SIDE_CONDITION.replace_all(clause, " ");
+        let about: &str = if unconditioned.trim().is_empty() {
+            clause
+        } else {
+            &unconditioned
+        };
         let mut named: Vec<(usize, usize)> = proc
             .steps
             .iter()
             .enumerate()
             .filter(|(i, _)| in_scope.as_ref().is_none_or(|r| r[*i]) || Some(*i) == active)
-            .filter_map(|(i, s)| s.subject.longest_match(clause).map(|len| (len, i)))
+            .filter_map(|(i, s)| s.subject.longest_match(about).map(|len| (len, i)))
             .collect();
         // The step whose part the clause names most fully wins ("предохранитель
         // в панели" is the panel fuse even while the fan fuse is asked); then
@@ -1131,6 +1194,11 @@ fn rated_answers(
         if numbers.len() != 2 {
             continue;
         }
+        // "45/5", "45+5": a dual capacitor's two ratings, not a reading
+        // beside its rating.
+        if matches!(text[numbers[0].2..numbers[1].1].trim(), "/" | "+") {
+            continue;
+        }
         let (rating, reading) = match (roles[0], roles[1]) {
             (Some(true), Some(true)) | (Some(false), Some(false)) | (None, None) => continue,
             (Some(true), _) | (_, Some(false)) => (numbers[0].0, numbers[1].0),
@@ -1425,6 +1493,51 @@ fn read_at_another_part(proc: &Procedure, step: &Step, clause: &str) -> bool {
             && clause[b..number].split_whitespace().count() <= 5
             && !own.iter().any(|&(s, e)| a < e && s < b)
     })
+}
+
+/// The side of `value` a clause says its reading lies on ("a hair over
+/// 65"), from the words before where the number is written.
+fn bound_of(clause: &str, value: f64) -> Option<std::cmp::Ordering> {
+    static DIGITS: std::sync::LazyLock<Regex> =
+        std::sync::LazyLock::new(|| Regex::new(r"[-+]?\d+(?:[.,]\d+)?").expect("compiles"));
+    DIGITS
+        .find_iter(clause)
+        .find(|m| m.as_str().replace(',', ".").parse::<f64>() == Ok(value))
+        .and_then(|m| units::bound_side(&clause[..m.start()]))
+}
+
+pattern!(
+    PRESSURE_INSTRUMENT,
+    r"\b(manometer|manifold|(pressure|test|water|lp|gas) gauges?|gauges? (on|at) the|man[oó]metro|манометр\w*)"
+);
+pattern!(
+    TEMPERATURE_INSTRUMENT,
+    r"\b(thermometer|pyrometer|ir gun|infrared|term[oó]metro|pir[oó]metro|термометр\w*|пирометр\w*)"
+);
+pattern!(
+    CURRENT_INSTRUMENT,
+    r"\b(amp clamp|clamp meter|clamp|ammeter|amper[ií]metro|pinza|клещ\w*|амперметр\w*)"
+);
+
+/// "Manometer at the valve inlet reads 11.1": a number with no unit, read
+/// on an instrument of another kind than the step's unit (a pressure gauge
+/// for a voltage step), is not this step's reading.
+fn instrument_reads_otherwise(clause: &str, unit: Unit) -> bool {
+    [
+        (&*PRESSURE_INSTRUMENT, Unit::Psi),
+        (&*TEMPERATURE_INSTRUMENT, Unit::Fahrenheit),
+        (&*CURRENT_INSTRUMENT, Unit::Amp),
+    ]
+    .iter()
+    .any(|(r, kind)| r.is_match(clause) && !unit.same_kind(*kind))
+}
+
+/// "Yeah mostly", "sorta", "ну такое...", "kinda?": a message that opens by
+/// qualifying its own answer does not plainly give one.
+fn opening_hedge(clause: &str) -> bool {
+    lexicon::HEDGE.is_match(clause)
+        && !clause.contains(|c: char| c.is_ascii_digit())
+        && clause.split_whitespace().count() <= 3
 }
 
 /// A reply short enough that its answer words can only be about the question

@@ -58,7 +58,7 @@ pub fn detect_language(text: &str) -> Option<&'static str> {
 // or to a step whose subject the clause names).
 pattern!(
     pub YES,
-    r"^\s*(y|ya|yes|yep|yeah|yup|sure|correct|ok(ay)?|good|fine|intact|works?|working|passed?|present|closed|continuity|s[ií]|bien|correcto|funciona|да|ага|есть|норм\w*|исправ\w*|цел\w*|работает)\b|\b(is |are |looks? |tests? |checks? (out )?)?(ok(ay)?|good|fine|intact|in spec|within spec|normal)\b|\b(has|have|got|shows?) continuity\b|\b(está|esta|están|estan) bien\b|\bbien\b|\b(в норме|исправ\w*|цел\w*|нормальн\w*|норм)\b"
+    r"^\s*(y|ya|yes|yep|yeah|yup|sure|correct|ok(ay)?|good|fine|intact|works?|working|passed?|present|closed|continuity|s[ií]|bien|correcto|funciona|да|ага|есть|норм\w*|исправ\w*|цел\w*|работает)\b|\b(is |are |looks? |tests? |checks? (out )?)?(ok(ay)?|good|fine|intact|in spec|within spec|normal)\b|\b(has|have|got|shows?) continuity\b|\b(está|esta|están|estan) bien\b|\bbien\b|\b(в норме|в порядке|исправ\w*|цел\w*|нормальн\w*|норм)\b"
 );
 pattern!(
     pub NO,
@@ -115,7 +115,7 @@ pattern!(
 );
 pattern!(
     pub WORKS_NOW,
-    r"\b(works|working|runs|running|fixed|cooling|heating|lights?|lit|fires?|ignites?|good now|ok now|resolved|all good|fine now|holds now|fills now)\b.{0,20}\b(now|again|fine|good|great|properly|normally)?\b|\bnow\b|\b(ya|ahora)\s+(no\s+)?(prend\w*|jala\w*|enfr[ií]a\w*|sale|qued[oó]|funciona\w*|carga\w*|llega\w*|hizo|hay|fluye|est[aá]|baja|arranca|aguanta|abre|calienta|anda|sirve|enciende|trabaja|sube|gira|mueve|cierra|tira|da|marca|detecta|pasa|gotea|pierde|suena|pita|salta|bota|hace|sella|tiene|lee|corre|opera|responde)\b|\bтеперь\b|\b(funciona|ya funciona|qued[oó]|arreglad\w*|enfr[ií]a|calienta|prende)\b|\b(работает|заработал\w*|починил\w*|греет|холодит|исправно)\b"
+    r"\b(works|working|runs|running|fixed|cooling|heating|lights?|lit|fires?|ignites?|good now|ok now|resolved|all good|fine now|holds now|fills now)\b.{0,20}\b(now|again|fine|good|great|properly|normally)?\b|\bnow\b|\b(ya|ahora)\s+(s[ií]\s+|se\s+)?(no\s+)?(apag\w*|prend\w*|jala\w*|enfr[ií]a\w*|sale|qued[oó]|funciona\w*|carga\w*|llega\w*|hizo|hay|fluye|est[aá]|baja|arranca|aguanta|abre|calienta|anda|sirve|enciende|trabaja|sube|gira|mueve|cierra|tira|da|marca|detecta|pasa|gotea|pierde|suena|pita|salta|bota|hace|sella|tiene|lee|corre|opera|responde)\b|\bтеперь\b|\b(funciona|ya funciona|qued[oó]|arreglad\w*|enfr[ií]a|calienta|prende)\b|\b(работает|заработал\w*|починил\w*|греет|холодит|исправно)\b"
 );
 pattern!(
     REPLACED,
@@ -172,7 +172,7 @@ pattern!(
 );
 pattern!(
     pub REPAIR_VERB,
-    r"\b(replaced|changed|installed|swapped|put in|new|repaired|fixed|freed( it| them)? up|freed|unstuck|loosened|cleaned|tightened|reseated|spliced|reset|straightened|snugged|topped (it )?off|filled|refilled|thawed|pressure washed|washed|cleared|unclogged|adjusted|re-?crimped|re-?terminated|purged|bled|burped|re-?made|redid|re-?did|re-?sealed|sealed|re-?flared|re-?wired|re-?soldered|soldered|re-?connected|re-?installed|re-?routed|greased|lubed|lubricated|plugged (it |them )?back in|re-?leveled|leveled (it|the coach|the unit))\b|(^|[,.;:]\s*|\b(i|and|then|so|just|we)\s+)(closed|opened|pushed|moved|seated) (it|them)\b( back)?|\b(lo|la|los|las) (met[ií]|baj[eé]|sequ[eé]|cerr[eé]|abr[ií]|conect[eé]|mov[ií]|resete[eé]|acomod[eé]|enderec[eé])\b|\b(ventil[eé]|nivel[eé]|sequ[eé]|acomod[eé])\b|(^|[,.;:]\s*)\w+( \w+)? nuev[oa]s?\s*([,.;:]|$)|\b(cambi[eé]|reemplac[eé]|instal[eé]|repar[eé]|arregl[eé]|limpi[eé]|apret[eé]|llen[eé]|rellen[eé]|destap[eé]|ajust[eé]|enderec[eé]|purgu[eé]|saqu[eé]|quit[eé]|puse|rehice|empalm[eé]|destrab[eé]|desatasqu[eé]|sell[eé]|sold[eé]|reconect[eé]|engras[eé]|lubriqu[eé])\b|\b(заменил\w*|поменял\w*|поставил\w*|починил\w*|отремонтировал\w*|зачистил\w*|подтянул\w*|восстановил\w*|отогрел\w*|прочистил\w*|долил\w*|заправил\w*|продул\w*|выпрямил\w*|перетянул\w*|переделал\w*|очистил\w*|почистил\w*|вычистил\w*|убрал\w*|удалил\w*|расклинил\w*|сбросил\w*|перепаял\w*|запаял\w*|переподключил\w*|смазал\w*|загерметизировал\w*|переобжал\w*|обжал\w*|просушил\w*|высушил\w*|подключил\w*|воткнул\w*|вставил\w*|выставил\w*|перенёс\w*|перенес\w*|опустил\w*|(открыл|закрыл)\w*\s+(его|её|ее|их))"
+    r"\b(replaced|changed|installed|swapped|put in|new|repaired|fixed|freed( it| them)? up|freed|unstuck|loosened|cleaned|tightened|reseated|spliced|reset|straightened|snugged|topped (it )?off|filled|refilled|thawed|pressure washed|washed|cleared|unclogged|adjusted|re-?crimped|re-?terminated|purged|bled|burped|re-?made|redid|re-?did|re-?sealed|sealed|re-?flared|re-?wired|re-?soldered|soldered|re-?connected|re-?installed|re-?routed|greased|lubed|lubricated|plugged (it |them )?back in|re-?leveled|leveled (it|the coach|the unit))\b|(^|[,.;:]\s*|\b(i|and|then|so|just|we)\s+)(closed|opened|pushed|moved|seated) (it|them)\b( back)?|\b(lo|la|los|las) (met[ií]|baj[eé]|sequ[eé]|cerr[eé]|abr[ií]|conect[eé]|mov[ií]|resete[eé]|acomod[eé]|enderec[eé])\b|\b(ventil[eé]|nivel[eé]|sequ[eé]|acomod[eé])\b|(^|[,.;:]\s*)\w+( \w+)? nuev[oa]s?\s*([,.;:]|$)|\b(re-?programm?ed|programm?ed|re-?configured|(re)?program[eé]|configur[eé]|cambi[eé]|reemplac[eé]|instal[eé]|repar[eé]|arregl[eé]|limpi[eé]|apret[eé]|llen[eé]|rellen[eé]|destap[eé]|ajust[eé]|enderec[eé]|purgu[eé]|saqu[eé]|quit[eé]|puse|rehice|empalm[eé]|destrab[eé]|desatasqu[eé]|sell[eé]|sold[eé]|reconect[eé]|engras[eé]|lubriqu[eé])\b|\b(заменил\w*|поменял\w*|поставил\w*|починил\w*|отремонтировал\w*|зачистил\w*|подтянул\w*|восстановил\w*|отогрел\w*|прочистил\w*|долил\w*|заправил\w*|продул\w*|выпрямил\w*|перетянул\w*|переделал\w*|очистил\w*|почистил\w*|вычистил\w*|убрал\w*|удалил\w*|расклинил\w*|сбросил\w*|перепаял\w*|запаял\w*|переподключил\w*|смазал\w*|загерметизировал\w*|переобжал\w*|обжал\w*|просушил\w*|высушил\w*|подключил\w*|воткнул\w*|вставил\w*|выставил\w*|перенёс\w*|перенес\w*|опустил\w*|(открыл|закрыл)\w*\s+(его|её|ее|их))"
 );
 pattern!(
     pub BILLING,
@@ -189,6 +189,12 @@ pattern!(
     /// tech claims is not a check the technician made.
     pub HEARSAY,
     r"\b(cust(omer)?s?|owner|client|wife|husband|other tech|previous tech|last (shop|tech)|dealer|he|she|(the )?(kid|apprentice|helper|trainee|new guy|junior|rookie|lot guy|porter)s?)('s)?\s+(says?|said|claims?|claimed|tells?|told( me| us)?|reports?|reported|swears?|swore|mentioned|thinks?|thought|wrote( down)?|noted|logged|read|reads|measured|metered|got|had)\b|\b(kid|apprentice|helper|trainee)'s (reading|number|test|check|measurement)\b|\b(el chico|el chaval|el pibe|el aprendiz|el ayudante|el muchacho|el novato)\s+(dice|dijo|anot[oó]|midi[oó]|jura|asegura|ley[oó]|marc[oó]|tom[oó]|me dijo|puso)\b|\b(ученик|стаж[её]р|помощник|напарник|малой|молодой)\w*\s+(говорит|сказал\w*|утверждает|клянется|клянётся|записал\w*|намерил\w*|мерил\w*|померил\w*|пишет|уверяет)\b|\b(per|according to) (the )?(cust\w*|owner|client)\b|\b(cliente|due[nñ][oa]|propietari[oa]|señora?|otro t[eé]cnico)\s+(dice|dijo|comenta|coment[oó]|asegura|reporta|report[oó]|cuenta|cont[oó]|jura)\b|\b(dice|dijo|comenta|coment[oó]|asegura|seg[uú]n)\s+(el |la )?(cliente|due[nñ][oa]|propietari[oa])\b|\b(клиент\w*|хозя\w*|владел\w*|заказчик\w*|другой (мастер|техник)|прошлый мастер)\s+(говорит|говорил|сказал\w*|утверждает|жалуется|уверяет|пишет)\b|\b(говорит|говорил|сказал\w*|утверждает|жалуется|уверяет)\s+(клиент\w*|хозя\w*|владел\w*|заказчик\w*)\b|\bпо словам\s+(клиент\w*|хозя\w*|владел\w*)"
+);
+pattern!(
+    /// "Yeah mostly", "sorta", "ну такое", "más o menos": a yes or no that
+    /// qualifies itself is a lean, not an answer.
+    pub HEDGE,
+    r"\b(mostly|kinda|kind of|sorta|sort of|more or less|so-?so|iffy|ну такое|так себе|более-?менее|m[aá]s o menos|maso|medio medio)\b"
 );
 pattern!(
     /// A guess that something is not so: "вряд ли конденсатор грязный",

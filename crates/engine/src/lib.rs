@@ -24,6 +24,7 @@ pub mod report;
 pub mod shorthand;
 pub mod spoken;
 pub mod state;
+pub mod translit;
 pub mod turn;
 pub mod understand;
 pub mod units;

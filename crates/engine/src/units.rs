@@ -98,6 +98,16 @@ impl Unit {
         }
     }
 
+    /// Whether a reading in `self` and one in `other` are the same kind of
+    /// quantity (both pressures, both temperatures, ...), whatever the scale.
+    pub fn same_kind(self, other: Unit) -> bool {
+        let kind = |u: Unit| match u.family() {
+            5 | 6 => 5,
+            f => f,
+        };
+        kind(self) == kind(other)
+    }
+
     fn family(self) -> u8 {
         match self {
             Unit::Volt | Unit::Vac | Unit::Vdc => 0,
@@ -260,7 +270,7 @@ pub fn unsaid_scale(text: &str, unit: Unit) -> Unit {
 }
 
 static RATED_THING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^\s*(input|in\s+(?:at|side)\b|side|circuit|system|line|supply|feed|fuse|breaker|outlet|receptacle|plug|cord|bulb|battery|batt|lugs?|terminals?|wire|leg|relay|service|pedestal|shore|model|motor|pump|unit|element|entrada|circuito|fusible|contacto|cable|вход|цеп\w*|предохранител\w*|розетк\w*|автомат\w*)\b")
+    Regex::new(r"(?i)^\s*(input|in\s+(?:at|side)\b|side|circuit|system|line|supply|feed|fuse|breaker|outlet|receptacle|plug|cord|bulb|battery|batt|lugs?|terminals?|wires?|wiring|leads?|harness|connector|pins?|posts?|bus|rail|pigtail|leg|relay|service|pedestal|shore|model|motor|pump|unit|element|entrada|circuito|fusible|contacto|cable|вход|цеп\w*|предохранител\w*|розетк\w*|автомат\w*)\b")
         .expect("compiles")
 });
 
@@ -384,7 +394,18 @@ pub fn lone_number(text: &str) -> Option<f64> {
         if names_a_thing(text, &c) {
             continue;
         }
-        if c.name("before").is_some() || c.name("after").is_some() || c.name("unit").is_some() {
+        // "12.7 after sitting 3 hrs": a time or a count is no reading, and
+        // leaves the other number the only one; a fraction or a pair
+        // ("2/3", "22.1 / 22.4") is no lone number.
+        if c.name("after")
+            .is_some_and(|a| !a.as_str().trim().starts_with(['/', 'x', 'X']))
+        {
+            continue;
+        }
+        if c.name("after").is_some() {
+            return None;
+        }
+        if c.name("before").is_some() || c.name("unit").is_some() {
             return None;
         }
         if found.is_some() {
@@ -401,11 +422,40 @@ pub fn lone_number(text: &str) -> Option<f64> {
     found.or_else(|| ZERO.is_match(text).then_some(0.0))
 }
 
+/// Which side of its number a reading said as a bound lies on: "a hair
+/// over 65" is above 65, "just under 12" below 12, "más de 130" above.
+/// `before` is the text before the number.
+pub fn bound_side(before: &str) -> Option<std::cmp::Ordering> {
+    static BOUND: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?i)(?:^|\b)(?P<over>over|above|more than|higher than|north of|past|m[aá]s de|arriba de|encima de|больше|выше|свыше|за)\s*[~]?\s*$|(?:^|\b)(?P<under>under|below|less than|lower than|south of|shy of|menos de|debajo de|abajo de|меньше|ниже)\s*[~]?\s*$",
+        )
+        .expect("compiles")
+    });
+    let c = BOUND.captures(before)?;
+    Some(if c.name("over").is_some() {
+        std::cmp::Ordering::Greater
+    } else {
+        std::cmp::Ordering::Less
+    })
+}
+
+/// The value a bound stands for when judged against a range: a hair past
+/// the number on the side it was said to lie.
+pub fn past_bound(value: f64, side: Option<std::cmp::Ordering>) -> f64 {
+    let nudge = 1e-6 * value.abs().max(1.0);
+    match side {
+        Some(std::cmp::Ordering::Greater) => value + nudge,
+        Some(std::cmp::Ordering::Less) => value - nudge,
+        _ => value,
+    }
+}
+
 /// A bare number ("12.4", "45,2") as the whole answer.
 pub fn bare_number(text: &str) -> Option<f64> {
     static BARE: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r"^\s*(?:(?:so|then|ok so|really|entonces|o sea|osea|значит|то есть|итого)\s+)?(?:~|about|approx\.?|около|unos?)?\s*([-+]?\d{1,6}(?:[.,]\d{1,4})?)\s*[.!]?\s*$",
+            r"^\s*(?:(?:so|then|ok so|really|entonces|o sea|osea|значит|то есть|итого)\s+)?(?:~|about|approx\.?|около|unos?|(?:more |something )?like|a hair (?:over|under|above|below)|just (?:over|under|above|below)|right (?:at|around)|(?:hanging |sitting |somewhere )?around|roughly|maybe|como|casi|m[aá]s o menos|примерно|где-?то|почти)?\s*([-+]?\d{1,6}(?:[.,]\d{1,4})?)(?:\s*-?ish)?\s*[.!]?\s*$",
         )
         .expect("compiles")
     });
@@ -560,10 +610,36 @@ mod tests {
         assert_eq!(lone_number("119 at the main"), Some(119.0));
         assert_eq!(lone_number("на проводах насоса 12,1"), Some(12.1));
         assert_eq!(lone_number("на катушке ноль"), Some(0.0));
-        assert_eq!(lone_number("only 110 after 30 min on diesel"), None);
+        // A time beside a number leaves it the one reading; alone, it is none.
+        assert_eq!(lone_number("only 110 after 30 min on diesel"), Some(110.0));
+        assert_eq!(lone_number("12.7 after sitting 3 hrs"), Some(12.7));
+        assert_eq!(lone_number("after 30 min"), None);
+        assert_eq!(lone_number("22.1 / 22.4"), None);
         assert_eq!(lone_number("zone 2 is cold"), None);
         assert_eq!(lone_number("menos de 1/4"), None);
         assert_eq!(lone_number("no reading"), None);
+    }
+
+    #[test]
+    fn bounds_lie_past_their_number() {
+        use std::cmp::Ordering::*;
+        assert_eq!(bound_side("a hair over "), Some(Greater));
+        assert_eq!(bound_side("just under "), Some(Less));
+        assert_eq!(bound_side("pressure reads "), None);
+        assert_eq!(bound_side("un poco más de "), Some(Greater));
+        assert_eq!(bound_side("чуть меньше "), Some(Less));
+        assert!(past_bound(65.0, Some(Greater)) > 65.0);
+        assert!(past_bound(12.0, Some(Less)) < 12.0);
+        assert_eq!(past_bound(12.0, None), 12.0);
+    }
+
+    #[test]
+    fn approximate_bare_numbers() {
+        assert_eq!(bare_number("more like 0.4"), Some(0.4));
+        assert_eq!(bare_number("a hair over 12.7"), Some(12.7));
+        assert_eq!(bare_number("hanging around 60"), Some(60.0));
+        assert_eq!(bare_number("12-ish"), Some(12.0));
+        assert_eq!(bare_number("примерно 12,4"), Some(12.4));
     }
 
     #[test]

@@ -229,6 +229,12 @@ impl<'a> Turn<'a> {
         let mut st = state.clone();
         let pending = st.pending_confirmation.take();
         st.turn += 1;
+        // "motor napryamuyu ot akkuma krutit": Russian typed in Latin
+        // letters is read in Cyrillic.
+        let text = match (st.language == "ru").then(|| super::translit::cyrillic(&text)) {
+            Some(std::borrow::Cow::Owned(cyrillic)) => cyrillic,
+            _ => text,
+        };
         // "nine point two volts" is read as the 9.2 V it was dictated as.
         let text = match super::spoken::digits_for_spoken_numbers(&text) {
             std::borrow::Cow::Owned(digits) => digits,

@@ -326,7 +326,8 @@ impl<'a> Turn<'a> {
             .partition(|a| {
                 states_complaint
                     && (extract::only_symptoms(&text)
-                        || extract::customer_account(&a.clause, a.quantity.is_some()))
+                        || extract::customer_account(&a.clause, a.quantity.is_some())
+                        || extract::in_customers_sentence(&text, &a.clause))
             });
         if !reported.is_empty() {
             self.trace.push(format!(
