@@ -354,9 +354,21 @@ fn peak_rss_bytes(pid: u32) -> u64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn parallel_png_bombs_keep_the_server_under_512_mb() {
     use base64::Engine as _;
+    // The bomb is made before the session: encoding it takes long on a busy
+    // machine, and the server closes a keep-alive connection idle for its
+    // header timeout (30 s); a client pooling connections longer than the
+    // server keeps them may send on one as it closes. A browser retries
+    // that; reqwest does not, so its pool lets go first.
+    let bomb = tokio::task::spawn_blocking(|| common::png(7900, 7900, [40, 90, 200]))
+        .await
+        .unwrap();
+    assert!(bomb.len() < 2 * 1024 * 1024, "{} bytes", bomb.len());
     let dir = tempfile::tempdir().unwrap();
     let server = start(dir.path(), &[]);
-    let c = reqwest::Client::new();
+    let c = reqwest::Client::builder()
+        .pool_idle_timeout(std::time::Duration::from_secs(10))
+        .build()
+        .unwrap();
     let (status, session) = post(
         &c,
         &format!("{}/api/session_new", server.base),
@@ -365,10 +377,6 @@ async fn parallel_png_bombs_keep_the_server_under_512_mb() {
     .await;
     assert_eq!(status, 200, "{session}");
     let id = session["id"].as_str().unwrap().to_owned();
-    let bomb = tokio::task::spawn_blocking(|| common::png(7900, 7900, [40, 90, 200]))
-        .await
-        .unwrap();
-    assert!(bomb.len() < 2 * 1024 * 1024, "{} bytes", bomb.len());
     let body = json!({
         "session_id": id,
         "file_name": "bomb.png",
