@@ -47,6 +47,7 @@ async fn shop_rates(desk: &Desk) {
             rate_service_contract: Some("130.00".into()),
             tax_rate: Some("8.25".into()),
             labor_taxable: None,
+            ro_prefix: None,
         },
     )
     .await

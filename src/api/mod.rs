@@ -884,7 +884,7 @@ commands! { desk, req;
         repair_order::ro_line_authorize(desk, req);
     ro_line_delete: repair_order::RoLineDeleteRequest => crate::desk::repair_order::RepairOrder =
         repair_order::ro_line_delete(desk, req);
-    ro_settings: crate::desk::repair_order::RoSettingsPatch => crate::desk::pricing::RoSettings =
+    ro_settings: crate::desk::repair_order::RoSettingsPatch => crate::desk::repair_order::RoSettingsView =
         repair_order::ro_settings(desk, req);
     shop_settings: repair_order::ShopSettingsRequest => crate::desk::shop::ShopProfile =
         repair_order::shop_settings(desk, req);

@@ -18,7 +18,7 @@ use crate::store::outbox_items::{complaint_key, RoPayload};
 use crate::store::settings;
 use crate::store::{
     AuthMethod, AuthStatus, Authorization, LaborRow, PartRow, PayType, RoLine, SaveLine,
-    WarrantyPayer,
+    WarrantyPayer, DEFAULT_RO_PREFIX, RO_PREFIX_KEY,
 };
 
 /// Longest labor or part description (characters).
@@ -95,6 +95,68 @@ pub struct RoSettingsPatch {
     /// Percent, up to three decimals ("8.25").
     pub tax_rate: Option<String>,
     pub labor_taxable: Option<bool>,
+    /// What every new RO number starts with ("RO-" gives RO-000001).
+    pub ro_prefix: Option<String>,
+}
+
+/// The repair order's settings: the RO number's prefix and the money.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct RoSettingsView {
+    /// What every new RO number starts with; the number follows as six
+    /// digits, one past the highest already issued under it.
+    pub ro_prefix: String,
+    #[serde(flatten)]
+    pub money: RoSettings,
+}
+
+/// The longest RO number prefix, in characters.
+pub const RO_PREFIX_MAX_CHARS: usize = 12;
+
+/// A prefix as it will be stored (trimmed), or what is wrong with it. The
+/// number is printed straight after it, so a trailing digit would read as
+/// part of the number ("RO1" + 000001 = RO1000001).
+pub fn check_ro_prefix(text: &str) -> Result<String> {
+    let p = text.trim();
+    if p.is_empty() {
+        return Err(invalid(
+            "ro_prefix",
+            format!("may not be empty; the RO number is the prefix and six digits ({DEFAULT_RO_PREFIX}000001)"),
+        ));
+    }
+    let n = p.chars().count();
+    if n > RO_PREFIX_MAX_CHARS {
+        return Err(invalid(
+            "ro_prefix",
+            format!("{p:?} has {n} characters; at most {RO_PREFIX_MAX_CHARS}"),
+        ));
+    }
+    if let Some((i, c)) = p
+        .chars()
+        .enumerate()
+        .find(|(_, c)| !(c.is_alphanumeric() || matches!(c, '-' | '_' | '/' | '.' | '#')))
+    {
+        let what = if c.is_whitespace() {
+            "a space".to_owned()
+        } else {
+            format!("{c:?}")
+        };
+        return Err(invalid(
+            "ro_prefix",
+            format!(
+                "{p:?} has {what} at character {}; use letters, digits and - _ / . #",
+                i + 1
+            ),
+        ));
+    }
+    if p.ends_with(|c: char| c.is_ascii_digit()) {
+        return Err(invalid(
+            "ro_prefix",
+            format!(
+                "{p:?} ends in a digit, which would run into the number ({p}000001); end it with a letter or a separator such as -"
+            ),
+        ));
+    }
+    Ok(p.to_owned())
 }
 
 #[derive(Debug, Clone, Serialize, TS)]
@@ -199,9 +261,20 @@ impl Desk {
         )
     }
 
-    /// Changes the money settings: every given field is checked before any
-    /// is stored.
-    pub async fn set_ro_settings(&self, patch: RoSettingsPatch) -> Result<RoSettings> {
+    /// What new RO numbers start with.
+    pub async fn ro_prefix(&self) -> Result<String> {
+        Ok(settings::get(self.store().pool(), RO_PREFIX_KEY)
+            .await?
+            .unwrap_or_else(|| DEFAULT_RO_PREFIX.to_owned()))
+    }
+
+    /// Changes the repair order's settings: every given field is checked
+    /// before any is stored, and all are stored together.
+    pub async fn set_ro_settings(&self, patch: RoSettingsPatch) -> Result<RoSettingsView> {
+        let prefix = match &patch.ro_prefix {
+            Some(text) => check_ro_prefix(text)?,
+            None => self.ro_prefix().await?,
+        };
         let mut s = self.ro_settings().await?;
         let rates = [
             (
@@ -243,8 +316,15 @@ impl Desk {
         if let Some(b) = patch.labor_taxable {
             s.labor_taxable = b;
         }
-        settings::set_json(self.store().pool(), settings::KEY_RO_MONEY, &s).await?;
-        Ok(s)
+        let mut rows = vec![(settings::KEY_RO_MONEY, settings::json_text(&s))];
+        if patch.ro_prefix.is_some() {
+            rows.push((RO_PREFIX_KEY, prefix.clone()));
+        }
+        settings::set_all(self.store().pool(), &rows).await?;
+        Ok(RoSettingsView {
+            ro_prefix: prefix,
+            money: s,
+        })
     }
 
     /// A session's repair order, priced with the current settings.

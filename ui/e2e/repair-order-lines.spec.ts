@@ -133,7 +133,7 @@ test('a three-line repair order priced to the cent, in English', async ({ page, 
   await money.getByTestId('settings-tax-rate').fill('8.25');
   await money.getByTestId('settings-labor-taxable').check();
   await money.getByTestId('settings-money-save').click();
-  await expect(money.getByTestId('settings-money-note')).toHaveText('Rates and tax saved.');
+  await expect(money.getByTestId('settings-money-note')).toHaveText('Repair order settings saved.');
   await page.keyboard.press('Escape');
   // Tax on 228.00 + 31.69 = 259.69 at 8.25 % = 21.42.
   await expect(line(page, 1).getByTestId('ro-line-totals-tax')).toHaveText('21.42');

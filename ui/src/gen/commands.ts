@@ -1,7 +1,7 @@
 // Generated from the Rust types by `servicedesk::api::bindings`. Do not edit:
 // run `UPDATE_BINDINGS=1 cargo test --test tests bindings` instead.
 
-import type { Answer, AppInfo, ArrearsReport, ArrearsRequest, Artifact, ArtifactAddRequest, ArtifactAnnotateRequest, ArtifactContent, ArtifactContentRequest, ArtifactList, ArtifactMarkupRequest, ArtifactUploadRequest, ArtifactVerifyRequest, AskRequest, ChatTranscript, ChatTurnRequest, DemoReport, DraftSaved, Empty, ExportJob, ExportJobRef, ImportReport, ImportRequest, IngestReport, IngestRequest, ItemInfo, OrderList, OrdersRequest, PortalSettings, PortalSettingsRequest, Reopened, RepairOrder, ReportExport, ReportExportRequest, ReportFinalizeRequest, ReportFinalized, ReportList, ReportReopenRequest, ReportState, ReportsExportRequest, RoLineAuthorizeRequest, RoLineDeleteRequest, RoLineSaveRequest, RoSettings, RoSettingsPatch, RuleList, SearchQuery, SearchResults, Session, SessionContext, SessionDeleteRequest, SessionDeleted, SessionDetail, SessionExport, SessionList, SessionListRequest, SessionNewRequest, SessionRef, SessionUpdateRequest, ShopProfile, ShopSettingsRequest, SimulateRequest, SimulateResponse, SourceFile, SourceFileRequest, Sources, SyncRetryRequest, SyncStatus, Verification, VerifyReport, VerifyRequest } from './models';
+import type { Answer, AppInfo, ArrearsReport, ArrearsRequest, Artifact, ArtifactAddRequest, ArtifactAnnotateRequest, ArtifactContent, ArtifactContentRequest, ArtifactList, ArtifactMarkupRequest, ArtifactUploadRequest, ArtifactVerifyRequest, AskRequest, ChatTranscript, ChatTurnRequest, DemoReport, DraftSaved, Empty, ExportJob, ExportJobRef, ImportReport, ImportRequest, IngestReport, IngestRequest, ItemInfo, OrderList, OrdersRequest, PortalSettings, PortalSettingsRequest, Reopened, RepairOrder, ReportExport, ReportExportRequest, ReportFinalizeRequest, ReportFinalized, ReportList, ReportReopenRequest, ReportState, ReportsExportRequest, RoLineAuthorizeRequest, RoLineDeleteRequest, RoLineSaveRequest, RoSettingsPatch, RoSettingsView, RuleList, SearchQuery, SearchResults, Session, SessionContext, SessionDeleteRequest, SessionDeleted, SessionDetail, SessionExport, SessionList, SessionListRequest, SessionNewRequest, SessionRef, SessionUpdateRequest, ShopProfile, ShopSettingsRequest, SimulateRequest, SimulateResponse, SourceFile, SourceFileRequest, Sources, SyncRetryRequest, SyncStatus, Verification, VerifyReport, VerifyRequest } from './models';
 
 /** Every command `dispatch` serves, with its request and response. */
 export interface Commands {
@@ -49,7 +49,7 @@ export interface Commands {
   ro_line_save: { request: RoLineSaveRequest; response: RepairOrder };
   ro_line_authorize: { request: RoLineAuthorizeRequest; response: RepairOrder };
   ro_line_delete: { request: RoLineDeleteRequest; response: RepairOrder };
-  ro_settings: { request: RoSettingsPatch; response: RoSettings };
+  ro_settings: { request: RoSettingsPatch; response: RoSettingsView };
   shop_settings: { request: ShopSettingsRequest; response: ShopProfile };
 }
 

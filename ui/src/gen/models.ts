@@ -896,7 +896,29 @@ export type RoSettingsPatch = { rate_customer?: string | null, rate_warranty?: s
 /**
  * Percent, up to three decimals ("8.25").
  */
-tax_rate?: string | null, labor_taxable?: boolean | null, };
+tax_rate?: string | null, labor_taxable?: boolean | null, 
+/**
+ * What every new RO number starts with ("RO-" gives RO-000001).
+ */
+ro_prefix?: string | null, };
+
+/**
+ * The repair order's settings: the RO number's prefix and the money.
+ */
+export type RoSettingsView = { 
+/**
+ * What every new RO number starts with; the number follows as six
+ * digits, one past the highest already issued under it.
+ */
+ro_prefix: string, labor_rates: RoLaborRates, 
+/**
+ * The tax rate in percent, up to three decimals ("8.25", "8.875").
+ */
+tax_rate: string, 
+/**
+ * Whether labor is taxed too (parts always are).
+ */
+labor_taxable: boolean, };
 
 /**
  * A line's or the repair order's amounts.
