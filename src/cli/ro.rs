@@ -15,7 +15,7 @@ use servicedesk::desk::repair_order::{
 };
 use servicedesk::desk::Desk;
 
-use super::print_json;
+use super::{local, print_json};
 
 #[derive(Subcommand)]
 pub(super) enum RoCmd {
@@ -138,7 +138,12 @@ fn print_order(o: &RepairOrder) {
         let a = &l.authorization;
         let answered = match (&a.by, a.method, &a.at) {
             (Some(by), Some(method), Some(at)) => {
-                format!("  {} by {by} ({}) {at}", a.status.as_str(), method.as_str())
+                format!(
+                    "  {} by {by} ({}) {}",
+                    a.status.as_str(),
+                    method.as_str(),
+                    local(at)
+                )
             }
             _ => format!("  {}", a.status.as_str()),
         };

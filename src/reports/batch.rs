@@ -236,8 +236,9 @@ fn summary_row(item: &RangeReport, pdf_name: &str) -> Vec<String> {
         .map(fmt_tenths)
         .unwrap_or_default();
     vec![
-        item.report.created_at.clone(),
-        s.created_at.clone(),
+        // A person reads these in a spreadsheet: local time with its offset.
+        crate::when::local_display(&item.report.created_at),
+        crate::when::local_display(&s.created_at),
         s.id.clone(),
         item.report.revision.to_string(),
         s.technician.clone().unwrap_or_default(),

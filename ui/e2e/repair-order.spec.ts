@@ -51,7 +51,7 @@ test('open an RO with a VIN, correct it, and see the change log and the earlier 
   await page.getByTestId('header-changes').locator('summary').click();
   const changes = page.getByTestId('header-change');
   await expect(changes).toHaveCount(2);
-  await expect(page.locator('[data-testid="header-change"][data-field="customer_phone"]')).toContainText('Marta: customer_phone +1 (555) 010-2233 → —');
+  await expect(page.locator('[data-testid="header-change"][data-field="customer_phone"]')).toContainText('Marta: Phone +1 (555) 010-2233 → —');
   await expect(page.locator('[data-testid="header-change"][data-field="customer_email"]')).toContainText('— → jose.nunez@example.com');
 });
 

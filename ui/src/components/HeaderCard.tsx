@@ -4,6 +4,7 @@
 // unit's other visits.
 import { useState, type FormEvent } from 'react';
 import { api, type Session, type SessionEdit } from '../api';
+import { changeFieldLabel, changeValue } from '../changeLog';
 import { formatTimestamp } from '../files';
 import { toApiError, type ApiError } from '../transport';
 import { ErrorMessage } from './common';
@@ -124,9 +125,9 @@ export function HeaderCard({
                 {t('header.changeLine', {
                   when: formatTimestamp(e.edited_at),
                   who: e.edited_by ?? t('header.someone'),
-                  field: e.field,
-                  from: e.old_value ?? '—',
-                  to: e.new_value ?? '—',
+                  field: changeFieldLabel(e.field),
+                  from: changeValue(e.old_value),
+                  to: changeValue(e.new_value),
                 })}
               </li>
             ))}

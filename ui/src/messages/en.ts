@@ -308,6 +308,9 @@ export const en = {
   'header.otherVisits': 'Other visits of this unit',
   'header.noOtherVisits': 'No other visits of this unit.',
   'header.someone': 'someone',
+  'changes.status': 'Status',
+  'changes.line': 'Line {n}',
+  'changes.lineAuthorization': 'Line {n} estimate answer',
 
   // ---- repair order lines and money (ComplaintLines.tsx, RoMoneySettings.tsx) ----
   'lines.title': 'Complaint lines',

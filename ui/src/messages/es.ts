@@ -306,6 +306,9 @@ export const es: Messages = {
   'header.otherVisits': 'Otras visitas de esta unidad',
   'header.noOtherVisits': 'No hay otras visitas de esta unidad.',
   'header.someone': 'alguien',
+  'changes.status': 'Estado',
+  'changes.line': 'Línea {n}',
+  'changes.lineAuthorization': 'Respuesta al presupuesto de la línea {n}',
 
   // ---- repair order lines and money (ComplaintLines.tsx, RoMoneySettings.tsx) ----
   'lines.title': 'Líneas de queja',

@@ -306,6 +306,9 @@ export const ru: Messages = {
   'header.otherVisits': 'Другие визиты этой машины',
   'header.noOtherVisits': 'Других визитов этой машины нет.',
   'header.someone': 'кто-то',
+  'changes.status': 'Статус',
+  'changes.line': 'Строка {n}',
+  'changes.lineAuthorization': 'Ответ по смете строки {n}',
 
   // ---- repair order lines and money (ComplaintLines.tsx, RoMoneySettings.tsx) ----
   'lines.title': 'Строки заказа',
