@@ -254,6 +254,7 @@ export const en = {
   'report.saveDraft': 'Save draft',
   'report.draftSaved': 'Draft of revision {revision} saved.',
   'report.readOnly': 'Finalized: the repair order is read-only until it is reopened.',
+  'ro.readOnlyHow': 'Finalized: the repair order is read-only until it is reopened (Progress tab, Reopen…).',
   'report.reopen': 'Reopen…',
   'report.reopenBy': 'Reopened by',
   'report.reopenConfirm': 'Reopen the repair order',

@@ -252,6 +252,7 @@ export const es: Messages = {
   'report.saveDraft': 'Guardar borrador',
   'report.draftSaved': 'Borrador de la revisión {revision} guardado.',
   'report.readOnly': 'Finalizado: la orden de reparación es de solo lectura hasta que se reabra.',
+  'ro.readOnlyHow': 'Finalizada: la orden de reparación es de solo lectura hasta que se reabra (pestaña Progreso, Reabrir…).',
   'report.reopen': 'Reabrir…',
   'report.reopenBy': 'Reabierto por',
   'report.reopenConfirm': 'Reabrir la orden de reparación',
