@@ -941,12 +941,13 @@ pub fn payload(ro: &RepairOrder) -> RoPayload {
     }
 }
 
-/// The report body with the repair order's declined estimates stated
-/// (`engine::report::mark_declined`): each report line whose repair order
-/// line was declined, and each declined repair order line the diagnosis
-/// never reached (a block of its own). `state` is the one the report was
-/// written from; the repair order as the turn began.
-pub(crate) fn with_declined(
+/// The report body with the answers to the repair order's estimates
+/// stated: each report line whose repair order line was declined
+/// (`engine::report::mark_declined`) or approved (`report_marks`), and
+/// each declined repair order line the diagnosis never reached (a block of
+/// its own). `state` is the one the report was written from; the repair
+/// order as the turn began.
+pub(crate) fn with_answers(
     catalog: &Catalog,
     session: &crate::store::Session,
     state: &SessionState,
@@ -954,22 +955,39 @@ pub(crate) fn with_declined(
     body: &str,
 ) -> String {
     use crate::engine::report::{mark_declined, Declined};
-    let declined = |at: usize| -> Option<Declined> {
-        let a = &ro.lines.get(at)?.1["authorization"];
-        (a["status"] == "declined").then(|| Declined {
-            by: a["by"].as_str().map(str::to_owned),
-            method: a["method"].as_str().map(str::to_owned),
-            at: a["at"].as_str().map(crate::when::local_display),
-        })
-    };
+    use crate::report_marks::{mark_approved, Approved};
+    let answer =
+        |at: usize, status: &str| -> Option<(Option<String>, Option<String>, Option<String>)> {
+            let a = &ro.lines.get(at)?.1["authorization"];
+            (a["status"] == status).then(|| {
+                (
+                    a["by"].as_str().map(str::to_owned),
+                    a["method"].as_str().map(str::to_owned),
+                    a["at"].as_str().map(crate::when::local_display),
+                )
+            })
+        };
+    let declined =
+        |at: usize| answer(at, "declined").map(|(by, method, at)| Declined { by, method, at });
     let report = crate::store::outbox_items::report_lines(catalog, session, state);
     let mut reached = vec![false; ro.lines.len()];
     let mut marked = Vec::new();
+    let mut approved = Vec::new();
     for (i, line) in report.iter().enumerate() {
         if let Some(at) = ro.line_of_report_line(i, line.key.as_deref()) {
             reached[at] = true;
             if let Some(d) = declined(at) {
                 marked.push((i, d));
+            }
+            if let Some((by, method, when)) = answer(at, "approved") {
+                approved.push((
+                    i,
+                    Approved {
+                        by,
+                        method,
+                        at: when,
+                    },
+                ));
             }
         }
     }
@@ -980,5 +998,6 @@ pub(crate) fn with_declined(
             Some((words, declined(at)?))
         })
         .collect();
-    mark_declined(body, &state.language, &marked, &unlisted)
+    let body = mark_declined(body, &state.language, &marked, &unlisted);
+    mark_approved(&body, &state.language, &approved)
 }
