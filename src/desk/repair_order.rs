@@ -223,6 +223,10 @@ pub struct RoLineView {
     pub parts: Vec<RoPartView>,
     pub totals: RoTotals,
     pub authorization: RoAuthorization,
+    /// Whether the line's diagnosis (the one it is linked to, else the
+    /// chat's complaint at its position) has isolated a cause: its estimate
+    /// can be approved only then (a decline may come at any time).
+    pub isolated: bool,
 }
 
 /// One of the engine's complaints of this visit, with the labor and parts
@@ -235,6 +239,8 @@ pub struct RoDiagnosis {
     pub title: String,
     /// The isolated cause, once there is one.
     pub cause: Option<String>,
+    /// Whether the diagnosis has isolated its cause.
+    pub isolated: bool,
     pub labor: Vec<RoLaborInput>,
     pub parts: Vec<RoPartInput>,
 }
@@ -332,6 +338,10 @@ impl Desk {
         let mut ro = self.priced_order(session_id).await?;
         let (_, state) = self.store().latest_state(session_id).await?;
         ro.diagnoses = diagnoses(&self.engine().catalog, &state);
+        for at in 0..ro.lines.len() {
+            ro.lines[at].isolated =
+                diagnosis_of_line(&ro.lines, &ro.diagnoses, at).is_some_and(|d| d.isolated);
+        }
         Ok(ro)
     }
 
@@ -456,7 +466,7 @@ impl Desk {
             }
             None => crate::store::now(),
         };
-        let order = self.priced_order(session_id).await?;
+        let order = self.repair_order(session_id).await?;
         let line = order
             .lines
             .iter()
@@ -472,6 +482,20 @@ impl Desk {
                 "line_id",
                 format!(
                     "line {} has no estimate yet: record its labor or parts first",
+                    line.line_no
+                ),
+            ));
+        }
+        // An estimate goes to the customer once the line is isolated: what
+        // is approved is a repair of a known cause. A customer may decline
+        // at any time, diagnosis included.
+        if status == AuthStatus::Approved && !line.isolated {
+            return Err(invalid(
+                "decision",
+                format!(
+                    "line {} cannot be approved yet: its diagnosis has not isolated a cause \
+                     (link the line to a diagnosis with a cause, or finish it in the chat); \
+                     a decline can be recorded at any time",
                     line.line_no
                 ),
             ));
@@ -553,6 +577,8 @@ fn line_view(l: RoLine, p: pricing::PricedLine) -> RoLineView {
         engine_complaint: l.engine_complaint,
         labor_rate: p.labor_rate,
         totals: p.totals,
+        // Known once the diagnoses are read (`Desk::repair_order`).
+        isolated: false,
         authorization: RoAuthorization {
             status: l.authorization.status,
             by: l.authorization.by,
@@ -814,6 +840,7 @@ pub fn diagnoses(catalog: &Catalog, state: &SessionState) -> Vec<RoDiagnosis> {
             key: complaint_key(&c.system, c.symptom.as_deref()),
             system: c.system.clone(),
             title: title(p, &c.system, c.symptom.as_deref()),
+            isolated: c.isolation.complete && cause.is_some(),
             cause,
             labor,
             parts,
@@ -831,6 +858,7 @@ pub fn diagnoses(catalog: &Catalog, state: &SessionState) -> Vec<RoDiagnosis> {
             key: complaint_key(system, state.symptom.as_deref()),
             system: system.clone(),
             title: title(p, system, state.symptom.as_deref()),
+            isolated: state.isolation.complete && cause.is_some(),
             cause,
             labor,
             parts,
@@ -853,11 +881,30 @@ pub fn diagnoses(catalog: &Catalog, state: &SessionState) -> Vec<RoDiagnosis> {
             system: system.to_owned(),
             title: title(catalog.get(system), system, symptom),
             cause: None,
+            isolated: false,
             labor: Vec::new(),
             parts: Vec::new(),
         });
     }
     out
+}
+
+/// The diagnosis the line at `at` stands for, as the report pairs them
+/// (`RoPayload::line_of_report_line`): the one it is linked to, else the
+/// chat's complaint at its position when no other line is linked to it.
+fn diagnosis_of_line<'a>(
+    lines: &[RoLineView],
+    diagnoses: &'a [RoDiagnosis],
+    at: usize,
+) -> Option<&'a RoDiagnosis> {
+    match lines[at].engine_complaint.as_deref() {
+        Some(key) => diagnoses.iter().find(|d| d.key == key),
+        None => diagnoses.get(at).filter(|d| {
+            !lines
+                .iter()
+                .any(|l| l.engine_complaint.as_deref() == Some(d.key.as_str()))
+        }),
+    }
 }
 
 /// Tenths as the writer types hours: "1.5", "2".

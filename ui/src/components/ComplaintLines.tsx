@@ -275,10 +275,16 @@ function LineItem({
           </button>
         )}
       </div>
+      {hasEstimate && !l.isolated && a.status !== 'approved' && (
+        <p className="muted small" id={`${l.id}-not-isolated`} data-testid="approve-blocked">
+          {t('auth.notIsolated')}
+        </p>
+      )}
       {answering && (
         <AnswerForm
           sessionId={sessionId}
           lineId={l.id}
+          isolated={l.isolated}
           onDone={(o) => {
             setAnswering(false);
             if (o) onAnswered(o);
@@ -289,8 +295,19 @@ function LineItem({
   );
 }
 
-function AnswerForm({ sessionId, lineId, onDone }: { sessionId: string; lineId: string; onDone: (o: RepairOrder | null) => void }) {
-  const [decision, setDecision] = useState<'approved' | 'declined'>('approved');
+function AnswerForm({
+  sessionId,
+  lineId,
+  isolated,
+  onDone,
+}: {
+  sessionId: string;
+  lineId: string;
+  /** Whether the line's diagnosis has isolated a cause: only then can it be approved. */
+  isolated: boolean;
+  onDone: (o: RepairOrder | null) => void;
+}) {
+  const [decision, setDecision] = useState<'approved' | 'declined'>(isolated ? 'approved' : 'declined');
   const [by, setBy] = useState('');
   const [method, setMethod] = useState<AuthMethod>('in_person');
   const [error, setError] = useState<ApiError | null>(null);
@@ -314,8 +331,15 @@ function AnswerForm({ sessionId, lineId, onDone }: { sessionId: string; lineId: 
       <div className="field-grid">
         <label className="field">
           <span>{t('auth.decision')}</span>
-          <select data-testid="answer-decision" value={decision} onChange={(e) => setDecision(e.target.value as 'approved' | 'declined')}>
-            <option value="approved">{t('auth.approve')}</option>
+          <select
+            data-testid="answer-decision"
+            value={decision}
+            onChange={(e) => setDecision(e.target.value as 'approved' | 'declined')}
+            aria-describedby={isolated ? undefined : `${lineId}-not-isolated`}
+          >
+            <option value="approved" disabled={!isolated}>
+              {isolated ? t('auth.approve') : t('auth.approveNotYet')}
+            </option>
             <option value="declined">{t('auth.decline')}</option>
           </select>
         </label>

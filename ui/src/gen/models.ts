@@ -790,7 +790,11 @@ title: string,
 /**
  * The isolated cause, once there is one.
  */
-cause: string | null, labor: Array<RoLaborInput>, parts: Array<RoPartInput>, };
+cause: string | null, 
+/**
+ * Whether the diagnosis has isolated its cause.
+ */
+isolated: boolean, labor: Array<RoLaborInput>, parts: Array<RoPartInput>, };
 
 /**
  * A labor line as the writer types it.
@@ -859,7 +863,13 @@ export type RoLineView = { id: string, line_no: number, complaint: string, pay_t
 /**
  * The labor rate of its pay type.
  */
-labor_rate: Money, labor: Array<RoLaborView>, parts: Array<RoPartView>, totals: RoTotals, authorization: RoAuthorization, };
+labor_rate: Money, labor: Array<RoLaborView>, parts: Array<RoPartView>, totals: RoTotals, authorization: RoAuthorization, 
+/**
+ * Whether the line's diagnosis (the one it is linked to, else the
+ * chat's complaint at its position) has isolated a cause: its estimate
+ * can be approved only then (a decline may come at any time).
+ */
+isolated: boolean, };
 
 /**
  * A part line as the writer types it.

@@ -389,6 +389,8 @@ export const en = {
   'auth.method.signature': 'signed on screen',
   'auth.by': 'By (customer or warranty company)',
   'auth.save': 'Save answer',
+  'auth.notIsolated': 'Approval waits for this line’s diagnosis to isolate a cause: link the line to a diagnosis that has one, or finish it in the chat. A decline can be recorded now.',
+  'auth.approveNotYet': 'Approved (once the cause is isolated)',
   'unit.customer': 'Customer',
   'unit.technician': 'Technician',
   'unit.makeModel': 'Make / model',

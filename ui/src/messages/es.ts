@@ -387,6 +387,8 @@ export const es: Messages = {
   'auth.method.signature': 'firmado en pantalla',
   'auth.by': 'Por (cliente o compañía de garantía)',
   'auth.save': 'Guardar respuesta',
+  'auth.notIsolated': 'La aprobación espera a que el diagnóstico de esta línea aísle una causa: vincule la línea a un diagnóstico que la tenga o termínelo en el chat. Un rechazo se puede registrar ya.',
+  'auth.approveNotYet': 'Aprobado (cuando se aísle la causa)',
   'unit.customer': 'Cliente',
   'unit.technician': 'Técnico',
   'unit.makeModel': 'Marca / modelo',
