@@ -940,6 +940,13 @@ export type RoTotals = { labor: Money, parts: Money,
 taxable: Money, tax: Money, total: Money, };
 
 /**
+ * A new rule: one record as a rule import has it (`rule_code`, `name`,
+ * `city_code`, `lot_codes`, `time_zone`, `status`, `versions`). Left as
+ * JSON so that a wrong field is reported the import's way, by its name.
+ */
+export type RuleCreateRequest = { rule: unknown, };
+
+/**
  * A stored rule with its versions (oldest first).
  */
 export type RuleInfo = { rule_code: string, name: string, city_code: string, lot_codes: Array<string>, status: RuleStatus, 
@@ -993,6 +1000,19 @@ pieces: Array<Piece>, };
  * inactive one is kept with its versions for the orders it priced.
  */
 export type RuleStatus = "active" | "inactive";
+
+/**
+ * A version added to a stored rule.
+ */
+export type RuleVersionAddRequest = { rule_code: string, 
+/**
+ * In the rule's time zone, as an import file has it (`2026-09-01T00:00`).
+ */
+effective_from: string, effective_to?: string | null, 
+/**
+ * The tariff (docs/spec/billing.md), checked field by field.
+ */
+payload: unknown, };
 
 export type SearchHit = { source_id: string, version: number, title: string, doc_type: string, source_type: string, language: string, 
 /**
