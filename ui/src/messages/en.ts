@@ -828,6 +828,25 @@ export const en = {
   'markup.cancel': 'Cancel',
   'markup.saved': 'Saved as {name}; the original is unchanged.',
   'markup.openCopy': 'Open the copy',
+
+  'ruleEditor.title': 'Rule editor',
+  'ruleEditor.note': 'Checked as a rules import is; a version is never edited, only a new one added.',
+  'ruleEditor.mode': 'What to do',
+  'ruleEditor.newRule': 'New rule',
+  'ruleEditor.addVersion': 'Add a version to a rule',
+  'ruleEditor.ruleCode': 'Rule code',
+  'ruleEditor.name': 'Name',
+  'ruleEditor.lots': 'Lot codes (comma separated)',
+  'ruleEditor.from': 'In force from',
+  'ruleEditor.to': 'Until (empty: open-ended)',
+  'ruleEditor.payload': 'Tariff (JSON: free_minutes, segments)',
+  'ruleEditor.timesIn': 'Times are in the rule\'s time zone, {tz}.',
+  'ruleEditor.create': 'Create rule',
+  'ruleEditor.add': 'Add version',
+  'ruleEditor.created': 'Created {code} with version 1.',
+  'ruleEditor.added': 'Added version {v} to {code}.',
+  'ruleEditor.payloadEmpty': 'Enter the tariff.',
+  'ruleEditor.payloadNotJson': 'Not valid JSON: {error}',
 };
 
 export type MessageKey = keyof typeof en;
