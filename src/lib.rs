@@ -11,6 +11,7 @@ pub use servicedesk_engine as engine;
 pub mod export;
 pub mod files;
 pub mod knowledge;
+pub mod report_marks;
 pub mod reports;
 pub mod serve;
 pub mod store;

@@ -673,3 +673,230 @@ fn times_as_people_type_them_everywhere() {
         "{e}"
     );
 }
+
+/// A storage rule made in the app (`billing_rule_create`, one record of a
+/// rules file) and given a new version (`billing_rule_version_add`), both
+/// checked as an import checks them: a taken code, a bad price and an
+/// overlapping version are refused saying what is wrong, with nothing
+/// stored; a stay is priced by the version in force at its entry; the CLI
+/// does the same.
+#[tokio::test]
+async fn a_rule_is_created_and_given_a_version_checked_as_an_import() {
+    use servicedesk::api::dispatch;
+    let dir = tempfile::tempdir().unwrap();
+    let desk = servicedesk::desk::Desk::open(dir.path()).await.unwrap();
+    let tariff = |price: &str| {
+        json!({"free_minutes": 0, "segments": [
+            {"name": "day", "window": "08:00-20:00", "type": "periodic", "unit_minutes": 30, "unit_price": price, "cap": "25.00"},
+            {"name": "night", "window": "20:00-08:00", "type": "free"}]})
+    };
+    let rule = |code: &str, price: &str| {
+        json!({"rule_code": code, "name": "Storage lot, day rate", "city_code": "SEA",
+            "lot_codes": ["STORAGE"], "status": "active", "time_zone": "America/Los_Angeles",
+            "versions": [{"version_no": 1, "effective_from": "2026-01-01T00:00",
+                "effective_to": "2026-09-01T00:00", "payload": tariff(price)}]})
+    };
+    let made = dispatch(
+        &desk,
+        "billing_rule_create",
+        json!({"rule": rule("SEA-STORAGE", "2.50")}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(made["rule_code"], "SEA-STORAGE");
+    assert_eq!(made["versions"].as_array().unwrap().len(), 1);
+    let rules = || async {
+        dispatch(&desk, "billing_rules", json!({})).await.unwrap()["rules"][0]["versions"]
+            .as_array()
+            .unwrap()
+            .len()
+    };
+
+    let e = dispatch(
+        &desk,
+        "billing_rule_create",
+        json!({"rule": rule("SEA-STORAGE", "2.50")}),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(e.code, "conflict", "{e:?}");
+    assert!(e.message.contains("SEA-STORAGE already exists"), "{e:?}");
+    let mut bad = rule("SEA-OTHER", "2,50");
+    bad["city_code"] = json!("S E A");
+    let e = dispatch(&desk, "billing_rule_create", json!({ "rule": bad }))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code, "invalid_input", "{e:?}");
+    assert!(
+        e.message.contains("city_code: \"S E A\" is not a code"),
+        "{e:?}"
+    );
+    assert!(
+        e.message
+            .contains("; versions[0].payload: invalid payload: invalid amount \"2,50\""),
+        "every wrong field named, not only the first: {e:?}"
+    );
+    let mut other_lot_rule = rule("SEA-OTHER", "2.50");
+    other_lot_rule["lot_codes"] = json!(["storage", "B"]);
+    let e = dispatch(
+        &desk,
+        "billing_rule_create",
+        json!({ "rule": other_lot_rule }),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(e.code, "conflict", "{e:?}");
+    assert!(
+        e.message.starts_with(
+            "lot_codes: lot STORAGE in SEA is already covered by active rule SEA-STORAGE"
+        ),
+        "{e:?}"
+    );
+    let listed = dispatch(&desk, "billing_rules", json!({})).await.unwrap();
+    assert_eq!(
+        listed["rules"].as_array().unwrap().len(),
+        1,
+        "nothing of the bad one stored"
+    );
+
+    let v2 = dispatch(
+        &desk,
+        "billing_rule_version_add",
+        json!({"rule_code": "SEA-STORAGE", "effective_from": "2026-09-01T00:00",
+            "effective_to": "2027-01-01T00:00", "payload": tariff("3.00")}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(v2["version_no"], 2, "{v2}");
+    for (payload, from, says) in [
+        (
+            tariff("3.00"),
+            "2026-08-01T00:00",
+            "effective_from: version 3 (from 2026-08-01T00:00 (open-ended)) clashes with version 1",
+        ),
+        (tariff("-3"), "2027-01-01T00:00", "payload: "),
+        (tariff("3.00"), "next week", "effective_from: "),
+    ] {
+        let e = dispatch(
+            &desk,
+            "billing_rule_version_add",
+            json!({"rule_code": "SEA-STORAGE", "effective_from": from, "payload": payload}),
+        )
+        .await
+        .unwrap_err();
+        assert!(e.message.contains(says), "{from}: {e:?}");
+        assert_eq!(rules().await, 2, "nothing stored for {from}");
+    }
+    let e = dispatch(
+        &desk,
+        "billing_rule_version_add",
+        json!({"rule_code": "NO-SUCH", "effective_from": "2027-01-01T00:00", "payload": tariff("3.00")}),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(e.code, "not_found", "{e:?}");
+
+    // Every wrong field of a version at once.
+    let e = dispatch(
+        &desk,
+        "billing_rule_version_add",
+        json!({"rule_code": "SEA-STORAGE", "effective_from": "soon", "payload": tariff("-3")}),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(e.code, "invalid_input", "{e:?}");
+    assert!(
+        e.message.contains("effective_from: ") && e.message.contains("; payload: "),
+        "{e:?}"
+    );
+    assert_eq!(rules().await, 2);
+
+    // A stay in October is priced by version 2: one hour of day at 3.00 per half hour.
+    let sim = dispatch(
+        &desk,
+        "billing_simulate",
+        json!({"rule_code": "SEA-STORAGE", "entry": "2026-10-05T09:00", "exit": "2026-10-05T10:00"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(sim["version_no"], 2, "{sim}");
+    assert_eq!(sim["total_amount"], "6.00", "{sim}");
+    desk.close().await;
+
+    // The CLI: a rule and a version from files; a file that is not JSON named with where.
+    let work = tempfile::tempdir().unwrap();
+    let rule_file = work.path().join("rule.json");
+    std::fs::write(
+        &rule_file,
+        rule("SEA-EAST", "1.00")
+            .to_string()
+            .replace("STORAGE", "EAST"),
+    )
+    .unwrap();
+    let out = cli_ok(
+        dir.path(),
+        &["billing", "rules", "create", rule_file.to_str().unwrap()],
+    );
+    assert_eq!(out.trim(), "created SEA-EAST with 1 version(s)");
+    let err = error_of(
+        dir.path(),
+        &["billing", "rules", "create", rule_file.to_str().unwrap()],
+    );
+    assert!(err.contains("SEA-EAST already exists"), "{err}");
+    let good = work.path().join("tariff.json");
+    std::fs::write(&good, tariff("3.50").to_string()).unwrap();
+    let bad = work.path().join("broken.json");
+    std::fs::write(&bad, "{\"segments\": [").unwrap();
+    let d = dir.path();
+    let err = error_of(
+        d,
+        &[
+            "billing",
+            "rules",
+            "add-version",
+            "SEA-STORAGE",
+            "--from",
+            "2027-01-01T00:00",
+            "--payload",
+            bad.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        err.contains("broken.json: not valid JSON at line 1"),
+        "{err}"
+    );
+    let err = error_of(
+        d,
+        &[
+            "billing",
+            "rules",
+            "add-version",
+            "SEA-STORAGE",
+            "--from",
+            "2026-10-01T00:00",
+            "--payload",
+            good.to_str().unwrap(),
+        ],
+    );
+    assert!(err.starts_with("error: conflict: "), "the overlap: {err}");
+    let added = cli_ok(
+        d,
+        &[
+            "billing",
+            "rules",
+            "add-version",
+            "SEA-STORAGE",
+            "--from",
+            "2027-01-01T00:00",
+            "--payload",
+            good.to_str().unwrap(),
+        ],
+    );
+    assert!(added.starts_with("SEA-STORAGE: added"), "{added}");
+    let out = cli_ok(d, &["billing", "rules", "list"]);
+    assert_eq!(
+        out.matches("\n  ").count(),
+        4,
+        "SEA-STORAGE's three versions and SEA-EAST's one: {out}"
+    );
+}

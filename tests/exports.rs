@@ -955,3 +955,130 @@ async fn exports_show_times_in_the_machines_zone() {
     let text = pdf_text(&pdf);
     assert!(text.contains(&phoenix), "{phoenix:?} not in:\n{text}");
 }
+
+/// The same for the manager's CSV and the CLI's text: the CSV's two date
+/// columns, `session show` (created, each change's time and the time an
+/// estimate was answered, which the change log records in UTC), `ro show`,
+/// `report list` and `report status` read in the machine's zone.
+#[tokio::test]
+async fn the_csv_and_the_clis_text_show_local_times() {
+    let dir = tempfile::tempdir().unwrap();
+    let desk = Desk::open(dir.path()).await.unwrap();
+    let s = desk
+        .new_session(NewSession {
+            complaint: "roof fan does not run".into(),
+            technician: Some("Alex".into()),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let order = dispatch(&desk, "ro_show", json!({ "session_id": s.id }))
+        .await
+        .unwrap();
+    let line_id = order["lines"][0]["id"].as_str().unwrap().to_owned();
+    dispatch(
+        &desk,
+        "ro_line_save",
+        json!({"session_id": s.id, "line": {"line_id": line_id, "complaint": "roof fan does not run",
+            "pay_type": "customer", "labor": [{"description": "Diagnose fan", "hours": "0.5"}]}}),
+    )
+    .await
+    .unwrap();
+    dispatch(
+        &desk,
+        "ro_line_authorize",
+        json!({"session_id": s.id, "authorization": {"line_id": line_id, "decision": "declined",
+            "by": "Dana Whitfield", "method": "phone", "at": "2026-11-27T15:04:00Z"}}),
+    )
+    .await
+    .unwrap();
+    for line in [
+        "the roof fan does not work",
+        "the panel fuse is blown",
+        "write the report",
+    ] {
+        desk.chat_turn(&s.id, line, vec![]).await.unwrap();
+    }
+    desk.finalize_report(&s.id, Default::default())
+        .await
+        .unwrap();
+    let finalized = desk.store().reports(&s.id).await.unwrap()[0].3.clone();
+    desk.close().await;
+
+    // Phoenix keeps UTC-7 all year.
+    let phoenix = |rfc3339: &str| {
+        (chrono::DateTime::parse_from_rfc3339(rfc3339).unwrap() - chrono::Duration::hours(7))
+            .format("%Y-%m-%d %H:%M (UTC-07:00)")
+            .to_string()
+    };
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_servicedesk"))
+            .arg("--data-dir")
+            .arg(dir.path())
+            .args(args)
+            .env("TZ", "America/Phoenix")
+            .env_remove("SERVICEDESK_DATA_DIR")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let answered = "2026-11-27 08:04 (UTC-07:00)";
+    let show = run(&["session", "show", &s.id]);
+    assert!(
+        show.contains(&format!("created     {}", phoenix(&s.created_at))),
+        "{show}"
+    );
+    assert!(
+        show.contains(&format!("declined, by Dana Whitfield, phone, {answered}")),
+        "the audit trail's answer time is local:\n{show}"
+    );
+    assert!(!show.contains("T15:04"), "{show}");
+    assert!(
+        !show.contains(&s.created_at[..16]),
+        "no UTC time left in the text:\n{show}"
+    );
+    let ro = run(&["ro", "show", &s.id]);
+    assert!(
+        ro.contains(&format!("declined by Dana Whitfield (phone) {answered}")),
+        "{ro}"
+    );
+    let list = run(&["report", "list", &s.id]);
+    assert!(
+        list.starts_with(&format!("r1  {}  en", phoenix(&finalized))),
+        "{list}"
+    );
+    let status = run(&["report", "status", &s.id]);
+    assert!(status.contains("report: finalized"), "{status}");
+
+    let today = chrono::Local::now().date_naive();
+    let (from, to) = (
+        (today - chrono::Duration::days(1)).to_string(),
+        (today + chrono::Duration::days(1)).to_string(),
+    );
+    let out = tempfile::tempdir().unwrap();
+    let done = run(&[
+        "export",
+        "reports",
+        "--from",
+        &from,
+        "--to",
+        &to,
+        "--out",
+        out.path().to_str().unwrap(),
+        "--json",
+    ]);
+    let done: Value = serde_json::from_str(&done).unwrap();
+    let csv =
+        std::fs::read_to_string(Path::new(done["path"].as_str().unwrap()).join("summary.csv"))
+            .unwrap();
+    let rows = csv_rows(csv.strip_prefix('\u{feff}').unwrap());
+    assert_eq!(rows.len(), 2, "{csv}");
+    let col = |name: &str| rows[0].iter().position(|h| h == name).unwrap();
+    assert_eq!(rows[1][col("finalized_at")], phoenix(&finalized));
+    assert_eq!(rows[1][col("session_created_at")], phoenix(&s.created_at));
+}

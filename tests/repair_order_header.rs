@@ -7,6 +7,7 @@
 use crate::common;
 
 use servicedesk::api::{self, SessionNewRequest, SessionRef, SessionUpdateRequest};
+use servicedesk::desk::repair_order::RoSettingsPatch;
 use servicedesk::desk::Desk;
 use servicedesk::store::OdometerUnit;
 
@@ -53,9 +54,16 @@ async fn ro_numbers_run_in_sequence_under_the_shops_prefix() {
         .unwrap();
     assert_eq!(a.ro_number, "RO-000001");
     assert_eq!(b.ro_number, "RO-000002");
-    servicedesk::store::settings::set(desk.store().pool(), "ro_prefix", "SVC-")
-        .await
-        .unwrap();
+    let set = api::repair_order::ro_settings(
+        &desk,
+        RoSettingsPatch {
+            ro_prefix: Some(" SVC- ".into()),
+            ..Default::default()
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(set.ro_prefix, "SVC-", "trimmed");
     let c = api::session_new(&desk, new_request("slide stuck out"))
         .await
         .unwrap();
@@ -66,6 +74,101 @@ async fn ro_numbers_run_in_sequence_under_the_shops_prefix() {
         .await
         .unwrap();
     assert_eq!(d.ro_number, "SVC-000002");
+    // Back to the old prefix: its numbers go on past the highest issued.
+    api::repair_order::ro_settings(
+        &desk,
+        RoSettingsPatch {
+            ro_prefix: Some("RO-".into()),
+            ..Default::default()
+        },
+    )
+    .await
+    .unwrap();
+    let e = api::session_new(&desk, new_request("step won't retract"))
+        .await
+        .unwrap();
+    assert_eq!(e.ro_number, "RO-000003");
+}
+
+#[tokio::test]
+async fn a_bad_ro_prefix_is_refused_naming_what_is_wrong_and_nothing_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let desk = Desk::open(dir.path()).await.unwrap();
+    let before = api::repair_order::ro_settings(&desk, RoSettingsPatch::default())
+        .await
+        .unwrap();
+    assert_eq!(before.ro_prefix, "RO-");
+    for (prefix, says) in [
+        ("   ", "may not be empty"),
+        ("SERVICE-ORDER-", "has 14 characters; at most 12"),
+        ("RO 1-", "has a space at character 3"),
+        ("RO|", "has '|' at character 3"),
+        (
+            "RO1",
+            "ends in a digit, which would run into the number (RO1000001)",
+        ),
+    ] {
+        // The tax rate beside it is valid: a refused prefix stores neither.
+        let e = api::repair_order::ro_settings(
+            &desk,
+            RoSettingsPatch {
+                ro_prefix: Some(prefix.into()),
+                tax_rate: Some("9.5".into()),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap_err();
+        assert_eq!(e.code, "invalid_input", "{prefix:?}");
+        assert!(e.message.starts_with("ro_prefix: "), "{}", e.message);
+        assert!(e.message.contains(says), "{prefix:?}: {}", e.message);
+    }
+    let after = api::repair_order::ro_settings(&desk, RoSettingsPatch::default())
+        .await
+        .unwrap();
+    assert_eq!(after, before, "nothing stored");
+    let s = api::session_new(&desk, new_request("awning won't extend"))
+        .await
+        .unwrap();
+    assert_eq!(s.ro_number, "RO-000001");
+
+    // Letters of any alphabet are fine: a Russian shop's "ЗН-".
+    let ru = api::repair_order::ro_settings(
+        &desk,
+        RoSettingsPatch {
+            ro_prefix: Some("ЗН-".into()),
+            ..Default::default()
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(ru.ro_prefix, "ЗН-");
+    for n in ["ЗН-000001", "ЗН-000002"] {
+        let s = api::session_new(&desk, new_request("печка не греет"))
+            .await
+            .unwrap();
+        assert_eq!(s.ro_number, n);
+    }
+}
+
+#[test]
+fn the_cli_sets_the_ro_prefix_and_refuses_a_bad_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = common::cli(d, &["ro", "settings", "--prefix", "WO 7"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("error: invalid_input: ro_prefix: \"WO 7\" has a space at character 3"),
+        "{err}"
+    );
+    let shown = common::cli_ok(d, &["ro", "settings", "--prefix", "WO-"]);
+    assert!(shown.contains("RO number prefix: WO-"), "{shown}");
+    let json = common::cli_json(d, &["ro", "settings", "--json"]);
+    assert_eq!(json["ro_prefix"], "WO-");
+    assert_eq!(json["tax_rate"], "0", "the money settings sit beside it");
+    let s = common::cli_json(d, &["session", "new", "--complaint", "x", "--json"]);
+    assert_eq!(s["ro_number"], "WO-000001");
 }
 
 #[tokio::test]

@@ -47,6 +47,7 @@ async fn shop_rates(desk: &Desk) {
             rate_service_contract: Some("130.00".into()),
             tax_rate: Some("8.25".into()),
             labor_taxable: None,
+            ro_prefix: None,
         },
     )
     .await
@@ -914,8 +915,10 @@ fn answer(line_id: &str, decision: &str, by: &str, method: &str) -> RoAuthorizeI
 }
 
 /// Each line's estimate is approved or declined, with by whom, how and
-/// when; a declined line keeps its estimate but leaves the RO's totals; a
-/// changed estimate needs a new answer; the portal payload carries it.
+/// when; an approval only once the line's diagnosis has isolated a cause
+/// (a decline at any time); a declined line keeps its estimate but leaves
+/// the RO's totals; a changed estimate needs a new answer; the portal
+/// payload carries it.
 #[tokio::test]
 async fn each_lines_estimate_is_approved_or_declined() {
     let dir = tempfile::tempdir().unwrap();
@@ -925,7 +928,7 @@ async fn each_lines_estimate_is_approved_or_declined() {
     assert!(order
         .lines
         .iter()
-        .all(|l| l.authorization.status.as_str() == "pending"));
+        .all(|l| l.authorization.status.as_str() == "pending" && !l.isolated));
     let authorize = |input: RoAuthorizeInput| {
         ro::ro_line_authorize(
             &desk,
@@ -936,6 +939,81 @@ async fn each_lines_estimate_is_approved_or_declined() {
             },
         )
     };
+    // Nothing is diagnosed yet: no approval, and nothing written.
+    let e = authorize(answer(&ids[0], "approved", "José Núñez", "phone"))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code, "invalid_input");
+    assert!(
+        e.message.starts_with(
+            "decision: line 1 cannot be approved yet: its diagnosis has not isolated a cause"
+        ) && e.message.contains("a decline can be recorded at any time"),
+        "{}",
+        e.message
+    );
+    let still = ro::ro_show(
+        &desk,
+        SessionRef {
+            session_id: id.clone(),
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(still.lines[0].authorization.status.as_str(), "pending");
+
+    // The fridge (line 1, the chat's first complaint) and the awning (line
+    // 2, linked to its diagnosis) diagnosed in the chat, each isolated.
+    for text in [
+        "Norcold fridge not cooling on shore power",
+        "also the power awning won't extend",
+        "element reads open, 12.8v at the board, 120 vac at the heater leads",
+        "next",
+        "fuse good, 12.7v at the switch, 12.4 V at the motor, motor runs on the battery",
+        "arms bind halfway out",
+    ] {
+        desk.chat_turn(&id, text, vec![]).await.unwrap();
+    }
+    let diagnosed = ro::ro_show(
+        &desk,
+        SessionRef {
+            session_id: id.clone(),
+        },
+    )
+    .await
+    .unwrap();
+    let keys: Vec<(&str, bool)> = diagnosed
+        .diagnoses
+        .iter()
+        .map(|d| (d.system.as_str(), d.isolated))
+        .collect();
+    assert_eq!(
+        keys,
+        [("refrigerator", true), ("awning", true)],
+        "{:#?}",
+        diagnosed.diagnoses
+    );
+    let awning = diagnosed.diagnoses[1].key.clone();
+    let l2 = &diagnosed.lines[1];
+    let linked = ro::ro_line_save(
+        &desk,
+        RoLineSaveRequest {
+            session_id: id.clone(),
+            edited_by: None,
+            line: RoLineInput {
+                line_id: Some(l2.id.clone()),
+                complaint: l2.complaint.clone(),
+                pay_type: "customer".into(),
+                engine_complaint: Some(awning),
+                labor: vec![labor("Adjust awning arms", "0.75")],
+                parts: vec![part("AW-12", "Awning arm bushing", "4", "2.15")],
+                ..Default::default()
+            },
+        },
+    )
+    .await
+    .unwrap();
+    let isolated: Vec<bool> = linked.lines.iter().map(|l| l.isolated).collect();
+    assert_eq!(isolated, [true, true, false], "line 3 has no diagnosis");
     authorize(RoAuthorizeInput {
         at: Some("2026-03-02T09:30:00Z".into()),
         ..answer(
@@ -1101,7 +1179,7 @@ async fn an_order_too_large_to_price_is_refused_at_save() {
 type AuditRow = (String, Option<String>, Option<String>, Option<String>);
 
 /// Every change to a line is in the session's audit trail with who made it
-/// and the line before and after: added, re-priced (its approval back to
+/// and the line before and after: added, re-priced (its answer back to
 /// pending), answered, deleted. A finalized repair order's lines cannot
 /// change until it is reopened, and a refused change writes nothing.
 #[tokio::test]
@@ -1159,13 +1237,14 @@ async fn line_changes_are_in_the_audit_trail_and_a_finalized_ro_refuses_them() {
         )]
     );
 
+    // Declined (an approval waits for a diagnosis, a decline does not).
     call(
         "ro_line_authorize",
         json!({"session_id": id, "edited_by": "Marta", "authorization": {"line_id": line,
-            "decision": "approved", "by": "Jane Doe", "method": "phone", "at": "2026-11-27T15:04:00Z"}}),
+            "decision": "declined", "by": "Jane Doe", "method": "phone", "at": "2026-11-27T15:04:00Z"}}),
     )
     .await;
-    // Re-priced: the line changes and its approval goes back to pending, both recorded.
+    // Re-priced: the line changes and its answer goes back to pending, both recorded.
     call(
         "ro_line_save",
         json!({"session_id": id, "edited_by": "Sam", "line": {"line_id": line,
@@ -1182,7 +1261,7 @@ async fn line_changes_are_in_the_audit_trail_and_a_finalized_ro_refuses_them() {
         (
             "line 2 authorization".into(),
             Some("pending".into()),
-            Some("approved, by Jane Doe, phone, 2026-11-27T15:04:00Z".into()),
+            Some("declined, by Jane Doe, phone, 2026-11-27T15:04:00Z".into()),
             Some("Marta".into())
         )
     );

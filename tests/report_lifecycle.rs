@@ -308,10 +308,11 @@ async fn the_read_only_reply_speaks_the_session_language() {
 
 /// A three-line repair order (warranty to the coach maker, customer pay,
 /// and a line whose estimate the customer declined without a diagnosis):
-/// the report has three 3C blocks and says which were declined, by whom,
-/// how and when, in the text, the Markdown, the JSON and the PDF.
+/// the report has three 3C blocks and says which was approved and which
+/// were declined, by whom, how and when, in the text, the Markdown, the JSON
+/// and the PDF.
 #[tokio::test]
-async fn declined_lines_are_reported_as_declined() {
+async fn approved_and_declined_lines_are_reported_with_who_how_and_when() {
     let dir = tempfile::tempdir().unwrap();
     let desk = Desk::open(dir.path()).await.unwrap();
     let s = call(
@@ -391,6 +392,14 @@ async fn declined_lines_are_reported_as_declined() {
         )),
         "{draft}"
     );
+    // The approved line says who approved it, how and when, the same way.
+    assert!(
+        draft.contains(&format!(
+            "Estimate approved: Jane Doe, signature on screen, {when}\n\nCause:"
+        )),
+        "{draft}"
+    );
+    assert_eq!(draft.matches("Estimate approved:").count(), 1, "{draft}");
     call(&desk, "report_finalize", json!({"session_id": id})).await;
 
     let js = dispatch(
@@ -404,6 +413,18 @@ async fn declined_lines_are_reported_as_declined() {
     let blocks = doc["sections"][0]["complaints"].as_array().unwrap();
     assert_eq!(blocks.len(), 3, "{doc:#}");
     assert_eq!(blocks[0]["declined"], Value::Null);
+    assert_eq!(
+        blocks[0]["approved"],
+        format!("Jane Doe, signature on screen, {when}").as_str()
+    );
+    assert!(
+        !blocks[0]["complaint"]
+            .as_str()
+            .unwrap()
+            .contains("approved"),
+        "the Complaint is the words alone: {doc:#}"
+    );
+    assert_eq!(blocks[1]["approved"], Value::Null);
     assert_eq!(
         blocks[1]["declined"],
         format!("Jane Doe, by phone, {when}").as_str()
@@ -429,6 +450,14 @@ async fn declined_lines_are_reported_as_declined() {
         2,
         "{md}"
     );
+    assert_eq!(
+        md.matches(&format!(
+            "**Estimate approved:** Jane Doe, signature on screen, {when}"
+        ))
+        .count(),
+        1,
+        "{md}"
+    );
 
     let pdf = dispatch(
         &desk,
@@ -446,5 +475,7 @@ async fn declined_lines_are_reported_as_declined() {
     std::fs::write(&path, bytes).unwrap();
     let text = common::pdf_text(&path);
     assert_eq!(text.matches("Estimate declined:").count(), 2, "{text}");
+    assert_eq!(text.matches("Estimate approved:").count(), 1, "{text}");
+    assert!(text.contains("signature on screen"), "{text}");
     assert!(text.contains("Awning will not retract"), "{text}");
 }

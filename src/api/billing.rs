@@ -9,7 +9,8 @@ use ts_rs::TS;
 use super::AppError;
 use crate::billing::demo::DemoReport;
 use crate::billing::store::{
-    ArrearsReport, ImportReport, OrderInfo, RuleInfo, RuleRef, RuleSimulation, Verification,
+    ArrearsReport, ImportReport, NewVersion, OrderInfo, RuleInfo, RuleRef, RuleSimulation,
+    Verification, VersionInfo,
 };
 use crate::billing::{simulate_text, Breakdown, Payload};
 use crate::desk::Desk;
@@ -197,6 +198,50 @@ pub async fn billing_rules_import(
     check_size(&req)?;
     let name = blank(&req.name).unwrap_or("rules.json");
     Ok(desk.billing_import_rules(&req.content, name).await?)
+}
+
+/// A new rule: one record as a rule import has it (`rule_code`, `name`,
+/// `city_code`, `lot_codes`, `time_zone`, `status`, `versions`). Left as
+/// JSON so that a wrong field is reported the import's way, by its name.
+#[derive(Debug, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct RuleCreateRequest {
+    #[ts(type = "unknown")]
+    pub rule: Value,
+}
+
+pub async fn billing_rule_create(
+    desk: &Desk,
+    req: RuleCreateRequest,
+) -> Result<RuleInfo, AppError> {
+    Ok(desk.billing_create_rule(&req.rule).await?)
+}
+
+/// A version added to a stored rule.
+#[derive(Debug, Deserialize, TS)]
+#[ts(optional_fields = nullable)]
+#[serde(deny_unknown_fields)]
+pub struct RuleVersionAddRequest {
+    pub rule_code: String,
+    /// In the rule's time zone, as an import file has it (`2026-09-01T00:00`).
+    pub effective_from: String,
+    pub effective_to: Option<String>,
+    /// The tariff (docs/spec/billing.md), checked field by field.
+    #[ts(type = "unknown")]
+    pub payload: Value,
+}
+
+pub async fn billing_rule_version_add(
+    desk: &Desk,
+    req: RuleVersionAddRequest,
+) -> Result<VersionInfo, AppError> {
+    let version = NewVersion {
+        version_no: None,
+        effective_from: req.effective_from,
+        effective_to: req.effective_to.filter(|t| !t.trim().is_empty()),
+        payload: req.payload,
+    };
+    Ok(desk.billing_add_version(&req.rule_code, version).await?)
 }
 
 pub async fn billing_orders(desk: &Desk, req: OrdersRequest) -> Result<OrderList, AppError> {

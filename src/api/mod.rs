@@ -866,6 +866,10 @@ commands! { desk, req;
     billing_rules: Empty => billing::RuleList = billing::billing_rules(desk);
     billing_rules_import: billing::ImportRequest => crate::billing::store::ImportReport =
         billing::billing_rules_import(desk, req);
+    billing_rule_create: billing::RuleCreateRequest => crate::billing::store::RuleInfo =
+        billing::billing_rule_create(desk, req);
+    billing_rule_version_add: billing::RuleVersionAddRequest => crate::billing::store::VersionInfo =
+        billing::billing_rule_version_add(desk, req);
     billing_orders: billing::OrdersRequest => billing::OrderList = billing::billing_orders(desk, req);
     billing_orders_import: billing::ImportRequest => crate::billing::store::ImportReport =
         billing::billing_orders_import(desk, req);
@@ -884,7 +888,7 @@ commands! { desk, req;
         repair_order::ro_line_authorize(desk, req);
     ro_line_delete: repair_order::RoLineDeleteRequest => crate::desk::repair_order::RepairOrder =
         repair_order::ro_line_delete(desk, req);
-    ro_settings: crate::desk::repair_order::RoSettingsPatch => crate::desk::pricing::RoSettings =
+    ro_settings: crate::desk::repair_order::RoSettingsPatch => crate::desk::repair_order::RoSettingsView =
         repair_order::ro_settings(desk, req);
     shop_settings: repair_order::ShopSettingsRequest => crate::desk::shop::ShopProfile =
         repair_order::shop_settings(desk, req);

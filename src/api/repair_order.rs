@@ -6,8 +6,9 @@ use serde::Deserialize;
 use ts_rs::TS;
 
 use super::{AppError, SessionRef};
-use crate::desk::pricing::RoSettings;
-use crate::desk::repair_order::{RepairOrder, RoAuthorizeInput, RoLineInput, RoSettingsPatch};
+use crate::desk::repair_order::{
+    RepairOrder, RoAuthorizeInput, RoLineInput, RoSettingsPatch, RoSettingsView,
+};
 use crate::desk::Desk;
 
 #[derive(Debug, Clone, Deserialize, TS)]
@@ -116,7 +117,7 @@ pub async fn shop_settings(
         .await?)
 }
 
-/// Get, or change and get, the money settings.
-pub async fn ro_settings(desk: &Desk, req: RoSettingsPatch) -> Result<RoSettings, AppError> {
+/// Get, or change and get, the RO number's prefix and the money settings.
+pub async fn ro_settings(desk: &Desk, req: RoSettingsPatch) -> Result<RoSettingsView, AppError> {
     Ok(desk.set_ro_settings(req).await?)
 }

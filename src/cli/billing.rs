@@ -89,6 +89,26 @@ pub enum RulesCmd {
         #[arg(long)]
         json: bool,
     },
+    /// Create a rule from one record of a rules file (a JSON object)
+    Create {
+        file: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Add a version to a stored rule (checked as an import checks it)
+    AddVersion {
+        rule_code: String,
+        /// In the rule's time zone: 2026-09-01T00:00
+        #[arg(long)]
+        from: String,
+        #[arg(long)]
+        to: Option<String>,
+        /// The tariff, a JSON file (docs/spec/billing.md)
+        #[arg(long)]
+        payload: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Subcommand)]
@@ -108,6 +128,22 @@ pub enum OrdersCmd {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// A JSON file, read like an import file; the error names the file and where.
+fn json_file(path: &Path) -> Result<serde_json::Value, AppError> {
+    let text = read(path)?;
+    serde_json::from_str(&text).map_err(|e| {
+        AppError::new(
+            "invalid_input",
+            format!(
+                "{}: not valid JSON at line {} column {}: {e}",
+                path.display(),
+                e.line(),
+                e.column()
+            ),
+        )
+    })
 }
 
 /// A payload or import file: a regular file of at most `MAX_IMPORT_BYTES`
@@ -255,6 +291,43 @@ pub async fn run(desk: &Desk, cmd: BillingCmd) -> Result<ExitCode, AppError> {
             )
             .await?;
             return import_done(&report, json);
+        }
+        BillingCmd::Rules(RulesCmd::Create { file, json }) => {
+            let rule = json_file(&file)?;
+            let r = b::billing_rule_create(desk, b::RuleCreateRequest { rule }).await?;
+            if json {
+                print_json(&r)?;
+            } else {
+                println!(
+                    "created {} with {} version(s)",
+                    r.rule_code,
+                    r.versions.len()
+                );
+            }
+        }
+        BillingCmd::Rules(RulesCmd::AddVersion {
+            rule_code,
+            from,
+            to,
+            payload,
+            json,
+        }) => {
+            let payload = json_file(&payload)?;
+            let v = b::billing_rule_version_add(
+                desk,
+                b::RuleVersionAddRequest {
+                    rule_code: rule_code.clone(),
+                    effective_from: from,
+                    effective_to: to,
+                    payload,
+                },
+            )
+            .await?;
+            if json {
+                print_json(&v)?;
+            } else {
+                println!("{rule_code}: added {}", v.span());
+            }
         }
         BillingCmd::Rules(RulesCmd::List { json }) => {
             let list = b::billing_rules(desk).await?;

@@ -167,6 +167,25 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
     Ok(code)
 }
 
+/// A stored time (RFC 3339, UTC) as a person reads it: local, with the offset.
+fn local(at: &str) -> String {
+    servicedesk::when::local_display(at)
+}
+
+/// A recorded text with every time in it local ("approved, by Jane Doe,
+/// phone, 2026-11-27 10:04 (UTC-05:00)"); the record itself keeps UTC.
+fn local_in(text: &str) -> String {
+    static INSTANT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})",
+        )
+        .expect("a valid pattern")
+    });
+    INSTANT
+        .replace_all(text, |m: &regex::Captures| local(&m[0]))
+        .into_owned()
+}
+
 fn print_json<T: Serialize>(value: &T) -> Result<(), AppError> {
     let text = serde_json::to_string_pretty(value)
         .map_err(|e| AppError::new("internal", e.to_string()))?;

@@ -13,7 +13,7 @@ use servicedesk::api::{self, AppError, ContentEncoding};
 use servicedesk::desk::Desk;
 use servicedesk::reports::ReportStage;
 
-use super::{print_json, write_atomically};
+use super::{local, print_json, write_atomically};
 
 #[derive(Subcommand)]
 pub(super) enum ReportCmd {
@@ -99,7 +99,12 @@ pub(super) async fn run(desk: &Desk, cmd: ReportCmd) -> Result<ExitCode, AppErro
             } else {
                 for r in &list.reports {
                     let first = r.body.lines().nth(1).unwrap_or("");
-                    println!("r{}  {}  {}  {first}", r.revision, r.created_at, r.language);
+                    println!(
+                        "r{}  {}  {}  {first}",
+                        r.revision,
+                        local(&r.created_at),
+                        r.language
+                    );
                 }
             }
         }
@@ -121,14 +126,16 @@ pub(super) async fn run(desk: &Desk, cmd: ReportCmd) -> Result<ExitCode, AppErro
                 if let Some(r) = &state.reopened {
                     println!(
                         "reopened {} by {}",
-                        r.at,
+                        local(&r.at),
                         r.by.as_deref().unwrap_or("(not given)")
                     );
                 }
                 if let Some(d) = &state.draft {
                     println!(
                         "draft of revision {} (saved {}):\n{}",
-                        d.revision, d.updated_at, d.body
+                        d.revision,
+                        local(&d.updated_at),
+                        d.body
                     );
                 }
             }
@@ -160,7 +167,8 @@ pub(super) async fn run(desk: &Desk, cmd: ReportCmd) -> Result<ExitCode, AppErro
             } else {
                 println!(
                     "reopened at {}; the next finalize makes revision {}",
-                    done.reopened_at, done.next_revision
+                    local(&done.reopened_at),
+                    done.next_revision
                 );
             }
         }
@@ -237,7 +245,7 @@ async fn finalize(desk: &Desk, args: FinalizeArgs) -> Result<ExitCode, AppError>
         println!(
             "finalized revision {} at {}{}",
             done.revision,
-            done.created_at,
+            local(&done.created_at),
             if done.queued {
                 "; queued for the portal"
             } else {

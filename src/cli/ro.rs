@@ -15,7 +15,7 @@ use servicedesk::desk::repair_order::{
 };
 use servicedesk::desk::Desk;
 
-use super::print_json;
+use super::{local, print_json};
 
 #[derive(Subcommand)]
 pub(super) enum RoCmd {
@@ -84,9 +84,12 @@ pub(super) enum RoCmd {
         #[arg(long)]
         json: bool,
     },
-    /// Show or set the labor rates per pay type, the tax rate and whether
-    /// labor is taxed
+    /// Show or set the RO number's prefix, the labor rates per pay type,
+    /// the tax rate and whether labor is taxed
     Settings {
+        /// What new RO numbers start with ("SVC-" gives SVC-000001)
+        #[arg(long, value_name = "PREFIX")]
+        prefix: Option<String>,
         /// A labor rate, "PAY_TYPE=AMOUNT" (repeat for more)
         #[arg(long, value_name = "PAY_TYPE=AMOUNT")]
         rate: Vec<String>,
@@ -135,7 +138,12 @@ fn print_order(o: &RepairOrder) {
         let a = &l.authorization;
         let answered = match (&a.by, a.method, &a.at) {
             (Some(by), Some(method), Some(at)) => {
-                format!("  {} by {by} ({}) {at}", a.status.as_str(), method.as_str())
+                format!(
+                    "  {} by {by} ({}) {}",
+                    a.status.as_str(),
+                    method.as_str(),
+                    local(at)
+                )
             }
             _ => format!("  {}", a.status.as_str()),
         };
@@ -308,6 +316,7 @@ pub(super) async fn run(desk: &Desk, cmd: RoCmd) -> Result<ExitCode, AppError> {
             )
         }
         RoCmd::Settings {
+            prefix,
             rate,
             tax,
             labor_taxed,
@@ -316,6 +325,7 @@ pub(super) async fn run(desk: &Desk, cmd: RoCmd) -> Result<ExitCode, AppError> {
             let mut patch = RoSettingsPatch {
                 tax_rate: tax,
                 labor_taxable: labor_taxed,
+                ro_prefix: prefix,
                 ..Default::default()
             };
             for r in &rate {
@@ -339,15 +349,20 @@ pub(super) async fn run(desk: &Desk, cmd: RoCmd) -> Result<ExitCode, AppError> {
             if json {
                 print_json(&s)?;
             } else {
-                let r = &s.labor_rates;
+                println!("RO number prefix: {}", s.ro_prefix);
+                let r = &s.money.labor_rates;
                 println!(
                     "labor rates: customer {}, warranty {}, internal {}, service contract {}",
                     r.customer, r.warranty, r.internal, r.service_contract
                 );
                 println!(
                     "tax {} % on parts{}",
-                    s.tax_rate_millipercent,
-                    if s.labor_taxable { " and labor" } else { "" }
+                    s.money.tax_rate_millipercent,
+                    if s.money.labor_taxable {
+                        " and labor"
+                    } else {
+                        ""
+                    }
                 );
             }
             return Ok(ExitCode::SUCCESS);

@@ -10,7 +10,7 @@ use servicedesk::api::{self, AppError};
 use servicedesk::desk::Desk;
 use servicedesk::store::{OdometerUnit, Session, SessionStatus};
 
-use super::{print_json, write_atomically};
+use super::{local, local_in, print_json, write_atomically};
 
 #[derive(Subcommand)]
 pub(super) enum SessionCmd {
@@ -136,7 +136,7 @@ fn session_line(s: &Session) -> String {
         "{}  {:<9}  {}  {}{}",
         s.id,
         s.status.as_str(),
-        &s.updated_at[..16.min(s.updated_at.len())],
+        local(&s.updated_at),
         s.complaint,
         if unit.is_empty() {
             String::new()
@@ -251,7 +251,7 @@ pub(super) async fn run(desk: &Desk, cmd: SessionCmd) -> Result<ExitCode, AppErr
                     ("model year", s.unit.model_year.map(|y| y.to_string())),
                     ("odometer", odometer),
                     ("language", Some(s.language.clone())),
-                    ("created", Some(s.created_at.clone())),
+                    ("created", Some(local(&s.created_at))),
                 ] {
                     if let Some(v) = value {
                         println!("  {label:<11} {v}");
@@ -262,11 +262,11 @@ pub(super) async fn run(desk: &Desk, cmd: SessionCmd) -> Result<ExitCode, AppErr
                     for e in &d.edits {
                         println!(
                             "    {}  {}  {}: {} -> {}",
-                            &e.edited_at[..16.min(e.edited_at.len())],
+                            local(&e.edited_at),
                             e.edited_by.as_deref().unwrap_or("?"),
                             e.field,
-                            e.old_value.as_deref().unwrap_or("(none)"),
-                            e.new_value.as_deref().unwrap_or("(none)")
+                            e.old_value.as_deref().map_or("(none)".into(), local_in),
+                            e.new_value.as_deref().map_or("(none)".into(), local_in)
                         );
                     }
                 }

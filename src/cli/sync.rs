@@ -218,7 +218,9 @@ fn print_status(st: &servicedesk::sync::SyncStatus) {
         st.failed,
         st.conflicts,
         st.done,
-        st.last_success.as_deref().unwrap_or("never")
+        st.last_success
+            .as_deref()
+            .map_or("never".into(), super::local)
     );
     if let Some(p) = &st.paused {
         println!("paused: {p}");

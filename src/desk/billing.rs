@@ -8,7 +8,7 @@ use super::Desk;
 use crate::billing::demo::{self, DemoReport};
 use crate::billing::store::{
     self, ArrearsReport, ImportReport, OrderInfo, Result, RuleInForce, RuleInfo, RuleRef,
-    RuleSimulation, Verification,
+    RuleSimulation, Verification, VersionInfo,
 };
 use crate::billing::Money;
 use crate::conversation::{default_plate_patterns, BillingCall, BillingFacts, Known, PlatePattern};
@@ -41,6 +41,23 @@ impl Desk {
         origin: &str,
     ) -> Result<ImportReport> {
         store::import_rules(self.store().pool(), json_text, origin).await
+    }
+
+    /// A new rule, given as one record of a rule import and checked as the
+    /// import checks it; a code already stored is refused (add a version
+    /// to it instead).
+    pub async fn billing_create_rule(&self, record: &serde_json::Value) -> Result<RuleInfo> {
+        store::create_rule(self.store().pool(), record, "app").await
+    }
+
+    /// Adds a version to a stored rule, checked as an import checks it
+    /// (fields, overlap with the stored versions); with its explanation.
+    pub async fn billing_add_version(
+        &self,
+        rule_code: &str,
+        version: store::NewVersion,
+    ) -> Result<VersionInfo> {
+        store::add_version(self.store().pool(), rule_code.trim(), version, "app").await
     }
 
     pub async fn billing_orders(

@@ -602,7 +602,7 @@ impl Desk {
                     // only a finalize (reports::finalize_report) sends it.
                     if let Some((_, body)) = &mut outcome.report {
                         outcome.state.report_revision = state.report_revision;
-                        *body = repair_order::with_declined(
+                        *body = repair_order::with_answers(
                             &engine.catalog,
                             session,
                             &outcome.state,

@@ -18,7 +18,7 @@ use crate::store::outbox_items::{complaint_key, RoPayload};
 use crate::store::settings;
 use crate::store::{
     AuthMethod, AuthStatus, Authorization, LaborRow, PartRow, PayType, RoLine, SaveLine,
-    WarrantyPayer,
+    WarrantyPayer, DEFAULT_RO_PREFIX, RO_PREFIX_KEY,
 };
 
 /// Longest labor or part description (characters).
@@ -95,6 +95,68 @@ pub struct RoSettingsPatch {
     /// Percent, up to three decimals ("8.25").
     pub tax_rate: Option<String>,
     pub labor_taxable: Option<bool>,
+    /// What every new RO number starts with ("RO-" gives RO-000001).
+    pub ro_prefix: Option<String>,
+}
+
+/// The repair order's settings: the RO number's prefix and the money.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct RoSettingsView {
+    /// What every new RO number starts with; the number follows as six
+    /// digits, one past the highest already issued under it.
+    pub ro_prefix: String,
+    #[serde(flatten)]
+    pub money: RoSettings,
+}
+
+/// The longest RO number prefix, in characters.
+pub const RO_PREFIX_MAX_CHARS: usize = 12;
+
+/// A prefix as it will be stored (trimmed), or what is wrong with it. The
+/// number is printed straight after it, so a trailing digit would read as
+/// part of the number ("RO1" + 000001 = RO1000001).
+pub fn check_ro_prefix(text: &str) -> Result<String> {
+    let p = text.trim();
+    if p.is_empty() {
+        return Err(invalid(
+            "ro_prefix",
+            format!("may not be empty; the RO number is the prefix and six digits ({DEFAULT_RO_PREFIX}000001)"),
+        ));
+    }
+    let n = p.chars().count();
+    if n > RO_PREFIX_MAX_CHARS {
+        return Err(invalid(
+            "ro_prefix",
+            format!("{p:?} has {n} characters; at most {RO_PREFIX_MAX_CHARS}"),
+        ));
+    }
+    if let Some((i, c)) = p
+        .chars()
+        .enumerate()
+        .find(|(_, c)| !(c.is_alphanumeric() || matches!(c, '-' | '_' | '/' | '.' | '#')))
+    {
+        let what = if c.is_whitespace() {
+            "a space".to_owned()
+        } else {
+            format!("{c:?}")
+        };
+        return Err(invalid(
+            "ro_prefix",
+            format!(
+                "{p:?} has {what} at character {}; use letters, digits and - _ / . #",
+                i + 1
+            ),
+        ));
+    }
+    if p.ends_with(|c: char| c.is_ascii_digit()) {
+        return Err(invalid(
+            "ro_prefix",
+            format!(
+                "{p:?} ends in a digit, which would run into the number ({p}000001); end it with a letter or a separator such as -"
+            ),
+        ));
+    }
+    Ok(p.to_owned())
 }
 
 #[derive(Debug, Clone, Serialize, TS)]
@@ -161,6 +223,10 @@ pub struct RoLineView {
     pub parts: Vec<RoPartView>,
     pub totals: RoTotals,
     pub authorization: RoAuthorization,
+    /// Whether the line's diagnosis (the one it is linked to, else the
+    /// chat's complaint at its position) has isolated a cause: its estimate
+    /// can be approved only then (a decline may come at any time).
+    pub isolated: bool,
 }
 
 /// One of the engine's complaints of this visit, with the labor and parts
@@ -173,6 +239,8 @@ pub struct RoDiagnosis {
     pub title: String,
     /// The isolated cause, once there is one.
     pub cause: Option<String>,
+    /// Whether the diagnosis has isolated its cause.
+    pub isolated: bool,
     pub labor: Vec<RoLaborInput>,
     pub parts: Vec<RoPartInput>,
 }
@@ -199,9 +267,20 @@ impl Desk {
         )
     }
 
-    /// Changes the money settings: every given field is checked before any
-    /// is stored.
-    pub async fn set_ro_settings(&self, patch: RoSettingsPatch) -> Result<RoSettings> {
+    /// What new RO numbers start with.
+    pub async fn ro_prefix(&self) -> Result<String> {
+        Ok(settings::get(self.store().pool(), RO_PREFIX_KEY)
+            .await?
+            .unwrap_or_else(|| DEFAULT_RO_PREFIX.to_owned()))
+    }
+
+    /// Changes the repair order's settings: every given field is checked
+    /// before any is stored, and all are stored together.
+    pub async fn set_ro_settings(&self, patch: RoSettingsPatch) -> Result<RoSettingsView> {
+        let prefix = match &patch.ro_prefix {
+            Some(text) => check_ro_prefix(text)?,
+            None => self.ro_prefix().await?,
+        };
         let mut s = self.ro_settings().await?;
         let rates = [
             (
@@ -243,8 +322,15 @@ impl Desk {
         if let Some(b) = patch.labor_taxable {
             s.labor_taxable = b;
         }
-        settings::set_json(self.store().pool(), settings::KEY_RO_MONEY, &s).await?;
-        Ok(s)
+        let mut rows = vec![(settings::KEY_RO_MONEY, settings::json_text(&s))];
+        if patch.ro_prefix.is_some() {
+            rows.push((RO_PREFIX_KEY, prefix.clone()));
+        }
+        settings::set_all(self.store().pool(), &rows).await?;
+        Ok(RoSettingsView {
+            ro_prefix: prefix,
+            money: s,
+        })
     }
 
     /// A session's repair order, priced with the current settings.
@@ -252,6 +338,10 @@ impl Desk {
         let mut ro = self.priced_order(session_id).await?;
         let (_, state) = self.store().latest_state(session_id).await?;
         ro.diagnoses = diagnoses(&self.engine().catalog, &state);
+        for at in 0..ro.lines.len() {
+            ro.lines[at].isolated =
+                diagnosis_of_line(&ro.lines, &ro.diagnoses, at).is_some_and(|d| d.isolated);
+        }
         Ok(ro)
     }
 
@@ -376,7 +466,7 @@ impl Desk {
             }
             None => crate::store::now(),
         };
-        let order = self.priced_order(session_id).await?;
+        let order = self.repair_order(session_id).await?;
         let line = order
             .lines
             .iter()
@@ -392,6 +482,20 @@ impl Desk {
                 "line_id",
                 format!(
                     "line {} has no estimate yet: record its labor or parts first",
+                    line.line_no
+                ),
+            ));
+        }
+        // An estimate goes to the customer once the line is isolated: what
+        // is approved is a repair of a known cause. A customer may decline
+        // at any time, diagnosis included.
+        if status == AuthStatus::Approved && !line.isolated {
+            return Err(invalid(
+                "decision",
+                format!(
+                    "line {} cannot be approved yet: its diagnosis has not isolated a cause \
+                     (link the line to a diagnosis with a cause, or finish it in the chat); \
+                     a decline can be recorded at any time",
                     line.line_no
                 ),
             ));
@@ -473,6 +577,8 @@ fn line_view(l: RoLine, p: pricing::PricedLine) -> RoLineView {
         engine_complaint: l.engine_complaint,
         labor_rate: p.labor_rate,
         totals: p.totals,
+        // Known once the diagnoses are read (`Desk::repair_order`).
+        isolated: false,
         authorization: RoAuthorization {
             status: l.authorization.status,
             by: l.authorization.by,
@@ -734,6 +840,7 @@ pub fn diagnoses(catalog: &Catalog, state: &SessionState) -> Vec<RoDiagnosis> {
             key: complaint_key(&c.system, c.symptom.as_deref()),
             system: c.system.clone(),
             title: title(p, &c.system, c.symptom.as_deref()),
+            isolated: c.isolation.complete && cause.is_some(),
             cause,
             labor,
             parts,
@@ -751,6 +858,7 @@ pub fn diagnoses(catalog: &Catalog, state: &SessionState) -> Vec<RoDiagnosis> {
             key: complaint_key(system, state.symptom.as_deref()),
             system: system.clone(),
             title: title(p, system, state.symptom.as_deref()),
+            isolated: state.isolation.complete && cause.is_some(),
             cause,
             labor,
             parts,
@@ -773,11 +881,30 @@ pub fn diagnoses(catalog: &Catalog, state: &SessionState) -> Vec<RoDiagnosis> {
             system: system.to_owned(),
             title: title(catalog.get(system), system, symptom),
             cause: None,
+            isolated: false,
             labor: Vec::new(),
             parts: Vec::new(),
         });
     }
     out
+}
+
+/// The diagnosis the line at `at` stands for, as the report pairs them
+/// (`RoPayload::line_of_report_line`): the one it is linked to, else the
+/// chat's complaint at its position when no other line is linked to it.
+fn diagnosis_of_line<'a>(
+    lines: &[RoLineView],
+    diagnoses: &'a [RoDiagnosis],
+    at: usize,
+) -> Option<&'a RoDiagnosis> {
+    match lines[at].engine_complaint.as_deref() {
+        Some(key) => diagnoses.iter().find(|d| d.key == key),
+        None => diagnoses.get(at).filter(|d| {
+            !lines
+                .iter()
+                .any(|l| l.engine_complaint.as_deref() == Some(d.key.as_str()))
+        }),
+    }
 }
 
 /// Tenths as the writer types hours: "1.5", "2".
@@ -861,12 +988,13 @@ pub fn payload(ro: &RepairOrder) -> RoPayload {
     }
 }
 
-/// The report body with the repair order's declined estimates stated
-/// (`engine::report::mark_declined`): each report line whose repair order
-/// line was declined, and each declined repair order line the diagnosis
-/// never reached (a block of its own). `state` is the one the report was
-/// written from; the repair order as the turn began.
-pub(crate) fn with_declined(
+/// The report body with the answers to the repair order's estimates
+/// stated: each report line whose repair order line was declined
+/// (`engine::report::mark_declined`) or approved (`report_marks`), and
+/// each declined repair order line the diagnosis never reached (a block of
+/// its own). `state` is the one the report was written from; the repair
+/// order as the turn began.
+pub(crate) fn with_answers(
     catalog: &Catalog,
     session: &crate::store::Session,
     state: &SessionState,
@@ -874,22 +1002,39 @@ pub(crate) fn with_declined(
     body: &str,
 ) -> String {
     use crate::engine::report::{mark_declined, Declined};
-    let declined = |at: usize| -> Option<Declined> {
-        let a = &ro.lines.get(at)?.1["authorization"];
-        (a["status"] == "declined").then(|| Declined {
-            by: a["by"].as_str().map(str::to_owned),
-            method: a["method"].as_str().map(str::to_owned),
-            at: a["at"].as_str().map(crate::when::local_display),
-        })
-    };
+    use crate::report_marks::{mark_approved, Approved};
+    let answer =
+        |at: usize, status: &str| -> Option<(Option<String>, Option<String>, Option<String>)> {
+            let a = &ro.lines.get(at)?.1["authorization"];
+            (a["status"] == status).then(|| {
+                (
+                    a["by"].as_str().map(str::to_owned),
+                    a["method"].as_str().map(str::to_owned),
+                    a["at"].as_str().map(crate::when::local_display),
+                )
+            })
+        };
+    let declined =
+        |at: usize| answer(at, "declined").map(|(by, method, at)| Declined { by, method, at });
     let report = crate::store::outbox_items::report_lines(catalog, session, state);
     let mut reached = vec![false; ro.lines.len()];
     let mut marked = Vec::new();
+    let mut approved = Vec::new();
     for (i, line) in report.iter().enumerate() {
         if let Some(at) = ro.line_of_report_line(i, line.key.as_deref()) {
             reached[at] = true;
             if let Some(d) = declined(at) {
                 marked.push((i, d));
+            }
+            if let Some((by, method, when)) = answer(at, "approved") {
+                approved.push((
+                    i,
+                    Approved {
+                        by,
+                        method,
+                        at: when,
+                    },
+                ));
             }
         }
     }
@@ -900,5 +1045,6 @@ pub(crate) fn with_declined(
             Some((words, declined(at)?))
         })
         .collect();
-    mark_declined(body, &state.language, &marked, &unlisted)
+    let body = mark_declined(body, &state.language, &marked, &unlisted);
+    mark_approved(&body, &state.language, &approved)
 }

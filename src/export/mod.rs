@@ -96,6 +96,8 @@ pub fn report_markdown(session: &Session, report: &StoredReport) -> String {
 /// The revision as JSON: the session header, the stored body (the record)
 /// and the body read into its parts, for systems that file reports.
 pub fn report_json(session: &Session, report: &StoredReport) -> serde_json::Value {
+    let (doc, approved) = crate::report_marks::parse(&report.body, &report.language);
+    let sections = crate::report_marks::blocks_json(&doc, &approved);
     serde_json::json!({
         "format": "servicedesk.report.v2",
         "session_id": session.id,
@@ -112,7 +114,7 @@ pub fn report_json(session: &Session, report: &StoredReport) -> serde_json::Valu
             "engine_hours": session.unit.engine_hours,
         },
         "body": report.body,
-        "sections": crate::engine::report::parse(&report.body, &report.language).blocks,
+        "sections": sections,
     })
 }
 

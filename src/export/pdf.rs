@@ -21,7 +21,7 @@ use typst::{Library, LibraryExt, World};
 use typst_layout::PagedDocument;
 
 use super::{header_rows, StoredReport};
-use crate::engine::report::{self, ReportBlock};
+use crate::engine::report::ReportBlock;
 use crate::store::Session;
 
 const TEMPLATE: &str = include_str!("report.typ");
@@ -67,7 +67,7 @@ pub fn report_pdf(
     photos: &[PhotoFile],
     shop: &Shop,
 ) -> Result<Vec<u8>, PdfError> {
-    let doc = report::parse(&report.body, &report.language);
+    let (doc, approved) = crate::report_marks::parse(&report.body, &report.language);
     let mut files: HashMap<FileId, Bytes> = HashMap::new();
     // A logo that cannot be embedded leaves the name and address alone.
     let logo = shop
@@ -127,7 +127,11 @@ pub fn report_pdf(
     if header.len() % 2 == 1 {
         header.push(json!({"label": "", "value": ""}));
     }
-    let blocks: Vec<Value> = doc.blocks.iter().map(block_json).collect();
+    let blocks: Vec<Value> = crate::report_marks::blocks_json(&doc, &approved)
+        .into_iter()
+        .zip(&doc.blocks)
+        .map(|(v, b)| with_table_labels(v, b))
+        .collect();
     let translation_title = doc.blocks.get(1).map(|b| match b.language.as_str() {
         "es" => "Traducción (español)".to_string(),
         "ru" => "Перевод (русский)".to_string(),
@@ -186,7 +190,8 @@ struct TableLabels {
     hours: &'static str,
 }
 
-fn block_json(b: &ReportBlock) -> Value {
+/// A block's JSON (`report_marks::blocks_json`) with its labor table's labels.
+fn with_table_labels(mut v: Value, b: &ReportBlock) -> Value {
     let table = match b.language.as_str() {
         "es" => TableLabels {
             operation: "Operación",
@@ -201,7 +206,6 @@ fn block_json(b: &ReportBlock) -> Value {
             hours: "Hours",
         },
     };
-    let mut v = serde_json::to_value(b).unwrap_or(Value::Null);
     if let Value::Object(map) = &mut v {
         map.insert("table".into(), json!(table));
     }

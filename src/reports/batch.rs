@@ -21,7 +21,6 @@ use serde::Serialize;
 use super::RangeReport;
 use crate::desk::{Desk, DeskError, Result};
 use crate::engine::catalog::{fmt_tenths, parse_tenths};
-use crate::engine::report::parse;
 use crate::export::report_file_name;
 
 #[derive(Debug, Clone)]
@@ -220,7 +219,8 @@ pub async fn export_reports(
 
 /// One report's CSV row, in `CSV_HEADER` order.
 fn summary_row(item: &RangeReport, pdf_name: &str) -> Vec<String> {
-    let doc = parse(&item.report.body, &item.report.language);
+    // The approval is in the ro_lines cell; the complaint cell is the words.
+    let (doc, _) = crate::report_marks::parse(&item.report.body, &item.report.language);
     let en = doc.blocks.first();
     let s = &item.session;
     // A visit with several complaint lines keeps one row: each column
@@ -236,8 +236,9 @@ fn summary_row(item: &RangeReport, pdf_name: &str) -> Vec<String> {
         .map(fmt_tenths)
         .unwrap_or_default();
     vec![
-        item.report.created_at.clone(),
-        s.created_at.clone(),
+        // A person reads these in a spreadsheet: local time with its offset.
+        crate::when::local_display(&item.report.created_at),
+        crate::when::local_display(&s.created_at),
         s.id.clone(),
         item.report.revision.to_string(),
         s.technician.clone().unwrap_or_default(),

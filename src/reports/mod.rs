@@ -233,7 +233,7 @@ impl Desk {
                 };
                 let mut outcome = engine.finalize(&state, &ctx, edits);
                 if let Some((_, body)) = &mut outcome.report {
-                    *body = crate::desk::repair_order::with_declined(
+                    *body = crate::desk::repair_order::with_answers(
                         &engine.catalog,
                         session,
                         &outcome.state,

@@ -64,6 +64,29 @@ pub async fn set_json<T: Serialize>(
     key: &str,
     value: &T,
 ) -> Result<(), StoreError> {
-    let text = serde_json::to_string(value).unwrap_or_else(|_| "null".into());
-    set(pool, key, &text).await
+    set(pool, key, &json_text(value)).await
+}
+
+/// A value as its settings row's text.
+pub fn json_text<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| "null".into())
+}
+
+/// Several settings in one transaction: all of them are stored, or none.
+pub async fn set_all(pool: &SqlitePool, rows: &[(&str, String)]) -> Result<(), StoreError> {
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let at = now();
+    for (key, value) in rows {
+        sqlx::query(
+            "INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+        )
+        .bind(key)
+        .bind(value)
+        .bind(&at)
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(())
 }

@@ -3,8 +3,9 @@
 // pay, internal), each line's labor and parts priced at the rate of its pay
 // type with tax on parts, to the cent; a bad quantity or price refused with
 // the field named and nothing stored; a line's estimate approved or
-// declined (a declined line leaves the total); the rates and tax set in
-// Settings re-pricing the open RO.
+// declined (a declined line leaves the total; an approval only once the
+// line's diagnosis has isolated a cause); the rates and tax set in Settings
+// re-pricing the open RO.
 import { apiCall, createSession, expect, openSession, showSessionTab, test, unique } from './fixtures';
 import type { Page } from '@playwright/test';
 
@@ -44,6 +45,10 @@ const line = (page: Page, n: number) => page.locator(`[data-testid="ro-line"][da
 test('a three-line repair order priced to the cent, in English', async ({ page, request }) => {
   const complaint = unique('Fridge not cooling on LP');
   const s = await createSession(request, { complaint, customer: 'José Núñez' });
+  // The fridge is diagnosed in the chat (its cause isolated): line 1 can be approved.
+  for (const text of ['Norcold fridge not cooling on shore power', 'element reads open, 12.8v at the board, 120 vac at the heater leads']) {
+    await apiCall(request, 'chat_turn', { session_id: s.id, text });
+  }
   await openSession(page, complaint);
   // The lines sit with the unit card, a tab of the session's side panel.
   await showSessionTab(page, 'unit');
@@ -103,9 +108,13 @@ test('a three-line repair order priced to the cent, in English', async ({ page, 
   expect(stored.totals.total).toBe('426.79');
 
   // The customer declines line 3 in person: it keeps its estimate but
-  // leaves the RO's total (426.79 - 46.43).
+  // leaves the RO's total (426.79 - 46.43). Line 3 has no diagnosis, so an
+  // approval is not offered yet, and the line says why.
+  await expect(line(page, 3).getByTestId('approve-blocked')).toContainText('Approval waits for this line’s diagnosis to isolate a cause');
+  await expect(line(page, 1).getByTestId('approve-blocked')).toHaveCount(0);
   await line(page, 3).getByTestId('answer-estimate').click();
-  await page.getByTestId('answer-decision').selectOption('declined');
+  await expect(page.getByTestId('answer-decision')).toHaveValue('declined');
+  await expect(page.getByTestId('answer-decision').locator('option[value="approved"]')).toBeDisabled();
   await page.getByTestId('save-answer').click();
   await expect(page.getByTestId('answer-error')).toContainText('by: is required');
   await page.getByTestId('answer-by').fill('José Núñez');
@@ -133,7 +142,7 @@ test('a three-line repair order priced to the cent, in English', async ({ page, 
   await money.getByTestId('settings-tax-rate').fill('8.25');
   await money.getByTestId('settings-labor-taxable').check();
   await money.getByTestId('settings-money-save').click();
-  await expect(money.getByTestId('settings-money-note')).toHaveText('Rates and tax saved.');
+  await expect(money.getByTestId('settings-money-note')).toHaveText('Repair order settings saved.');
   await page.keyboard.press('Escape');
   // Tax on 228.00 + 31.69 = 259.69 at 8.25 % = 21.42.
   await expect(line(page, 1).getByTestId('ro-line-totals-tax')).toHaveText('21.42');
@@ -143,7 +152,11 @@ test('a three-line repair order priced to the cent, in English', async ({ page, 
 test('a component maker warranty line, in Spanish', async ({ page, request }) => {
   await page.addInitScript(() => window.localStorage.setItem('servicedesk.locale', 'es'));
   const complaint = unique('La nevera no enfría');
-  await createSession(request, { complaint, customer: 'Pedro Núñez', language: 'es' });
+  const s = await createSession(request, { complaint, customer: 'Pedro Núñez', language: 'es' });
+  // The awning is diagnosed in the chat; line 2 is linked to that diagnosis below.
+  for (const text of ['el toldo se cierra solo', 'con la llave apagada 0 V en la ignición', 'desconecté el sensor y se queda abierto']) {
+    await apiCall(request, 'chat_turn', { session_id: s.id, text });
+  }
   await openSession(page, complaint);
   // The lines sit with the unit card, a tab of the session's side panel.
   await showSessionTab(page, 'unit');
@@ -155,6 +168,7 @@ test('a component maker warranty line, in Spanish', async ({ page, request }) =>
   await page.getByTestId('line-complaint').fill('El toldo no se recoge');
   await page.getByTestId('line-pay-type').selectOption({ label: 'Garantía' });
   await page.getByTestId('line-payer').selectOption({ label: 'Fabricante del componente' });
+  await page.getByTestId('line-diagnosis').selectOption({ index: 1 });
   await page.getByTestId('save-line').click();
   // The maker is required for a component warranty.
   await expect(page.getByTestId('line-error')).toContainText('warranty_maker');

@@ -4,7 +4,7 @@
 // note is answered with how to reopen, and changes nothing); Reopen, with who
 // did it, lands in the audit trail; the next write-up and finalize are
 // revision 2.
-import { apiCall, createSession, diagnoseToReport, expect, openSession, showSessionTab, test, unique } from './fixtures';
+import { apiCall, createSession, diagnoseToReport, expect, fixtureJpegBytes, openSession, showSessionTab, test, unique } from './fixtures';
 
 test('draft, edit, finalize, read-only note, reopen, revision 2', async ({ page, request }, testInfo) => {
   test.setTimeout(120_000);
@@ -76,4 +76,59 @@ test('draft, edit, finalize, read-only note, reopen, revision 2', async ({ page,
   const reports = (await apiCall(request, 'report_list', { session_id: s.id })).reports;
   expect(reports.map((r: { revision: number }) => r.revision)).toEqual([1, 2]);
   expect(reports[1].body).toContain(cause);
+});
+
+test('a finalized RO: header, lines and photo controls disabled with the reason, until it is reopened', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const complaint = unique('Roof vent fan dead (read-only)');
+  const s = await createSession(request, { complaint, customer: 'Jane Doe' });
+  await apiCall(request, 'artifact_upload', {
+    session_id: s.id,
+    file_name: 'fuse.jpg',
+    content_base64: fixtureJpegBytes().toString('base64'),
+  });
+  await diagnoseToReport(request, s.id);
+  await apiCall(request, 'report_finalize', { session_id: s.id });
+  await openSession(page, complaint);
+  const reason = 'Finalized: the repair order is read-only until it is reopened (Progress tab, Reopen…).';
+
+  // Each locked control says why (aria-describedby names the note beside it).
+  const locked = async (control: ReturnType<typeof page.getByTestId>, note: ReturnType<typeof page.getByTestId>) => {
+    await expect(control).toBeDisabled();
+    await expect(note).toHaveText(reason);
+    const described = await control.getAttribute('aria-describedby');
+    expect(described).toBe(await note.getAttribute('id'));
+  };
+  await showSessionTab(page, 'unit');
+  await locked(page.getByTestId('edit-header'), page.getByTestId('header-read-only'));
+  await locked(page.getByTestId('add-line'), page.getByTestId('lines-read-only'));
+  await locked(page.getByTestId('edit-line'), page.getByTestId('lines-read-only'));
+
+  await showSessionTab(page, 'photos');
+  await locked(page.getByTestId('add-photos'), page.getByTestId('photos-read-only'));
+  await expect(page.getByTestId('take-photo')).toBeDisabled();
+  await expect(page.getByTestId('photo-caption')).toBeDisabled();
+  await page.getByTestId('photo-tile').first().click();
+  const overlay = page.getByTestId('photo-overlay');
+  await locked(overlay.getByTestId('annotate-caption'), overlay.getByTestId('overlay-read-only'));
+  await expect(overlay.getByTestId('condition-urgent')).toBeDisabled();
+  await expect(overlay.getByTestId('overlay-markup')).toBeDisabled();
+  await overlay.getByTestId('overlay-close').click();
+
+  // Reopened: everything can be changed again.
+  await showSessionTab(page, 'progress');
+  const box = page.getByTestId('report-box');
+  await box.getByTestId('report-reopen').click();
+  await box.getByTestId('report-reopen-by').fill('Marta');
+  await box.getByTestId('report-reopen-confirm').click();
+  await expect(box.getByTestId('report-stage')).toHaveAttribute('data-stage', 'reopened');
+  await showSessionTab(page, 'unit');
+  await expect(page.getByTestId('edit-header')).toBeEnabled();
+  await expect(page.getByTestId('header-read-only')).toHaveCount(0);
+  await expect(page.getByTestId('add-line')).toBeEnabled();
+  await page.getByTestId('edit-header').click();
+  await expect(page.getByTestId('header-form')).toBeVisible();
+  await showSessionTab(page, 'photos');
+  await expect(page.getByTestId('add-photos')).toBeEnabled();
+  await expect(page.getByTestId('photos-read-only')).toHaveCount(0);
 });

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { Session } from './api';
 import { onOpenBillingRule, onOpenKnowledgeSource, onSessionsChanged, type RuleTarget } from './events';
 import { BillingWorkspace } from './components/BillingWorkspace';
@@ -6,10 +6,13 @@ import { Header } from './components/Header';
 import { KnowledgeWorkspace } from './components/KnowledgeWorkspace';
 import { SessionDetailView } from './components/SessionDetail';
 import { SessionsPane } from './components/SessionsPane';
-import { SettingsDialog } from './components/Settings';
 import { ExportWorkspace } from './components/ExportWorkspace';
 import { t, useLocale } from './i18n';
 import { isSettingsKey, urlForWorkspace, workspaceForKey, workspaceFromHash, type Workspace } from './workspace';
+
+// Settings load when first opened: the app's first screen never needs them
+// (and the main bundle stays under 500 kB).
+const SettingsDialog = lazy(() => import('./components/Settings').then((m) => ({ default: m.SettingsDialog })));
 
 /** The skip link's target: in an open session the chat input, else the workspace itself. */
 function skipToContent(workspace: Workspace) {
@@ -157,7 +160,11 @@ export function App() {
         {t('app.skipToContent')}
       </a>
       <Header workspace={workspace} onWorkspace={(w) => setWorkspace(w)} onOpenSettings={() => setSettingsOpen(true)} />
-      {settingsOpen && <SettingsDialog onClose={() => setSettingsOpen(false)} />}
+      {settingsOpen && (
+        <Suspense fallback={null}>
+          <SettingsDialog onClose={() => setSettingsOpen(false)} />
+        </Suspense>
+      )}
       <main
         ref={sessionsMain}
         className={`panes${selectedId ? ' has-selection' : ''}`}

@@ -237,6 +237,12 @@ export const api = {
   billingRulesImport: (content: string, name?: string) =>
     call('billing_rules_import', name ? { content, name } : { content }),
 
+  /** Creates a rule from one record of a rules file; every wrong field is named (`field: what is wrong; ...`). */
+  billingRuleCreate: (input: CommandRequest<'billing_rule_create'>) => call('billing_rule_create', input),
+
+  /** Adds a version (numbered one past the newest) to a stored rule; an overlap names the stored version. */
+  billingRuleVersionAdd: (input: CommandRequest<'billing_rule_version_add'>) => call('billing_rule_version_add', input),
+
   /** Stored orders by entry time, optionally for one plate and/or city. */
   billingOrders: (filter: CommandRequest<'billing_orders'> = {}) => call('billing_orders', filter),
 

@@ -16,6 +16,8 @@ import {
   ordersFilter,
   parseMoney,
   parseRuleCitation,
+  ruleCreatePayload,
+  ruleFieldErrors,
   paymentState,
   payloadSummary,
   pieceLinesText,
@@ -369,5 +371,54 @@ describe('imports and labels', () => {
     expect(parseRuleCitation('rule.SH-DAYNIGHT-STD@v2#3')?.version_no).toBe(2);
     expect(parseRuleCitation('faq-warranty-eligibility@v1#2')).toBeNull();
     expect(parseRuleCitation('procedure:dc_12v')).toBeNull();
+  });
+});
+
+describe('rule editor', () => {
+  it('splits a backend error by the form field each part names, keeping "; " and nested names inside a message', () => {
+    const r = ruleFieldErrors(
+      'rule_code: must not be empty; lot_codes[1]: "A B" is not a code; versions[0].payload: segments[0].unit_price: "2,50" is not an amount; ' +
+        'versions[0].effective_from: version 1 clashes with version 2: versions of a rule may not overlap; the stored version is open-ended; versions[0].version_no: version 1 appears twice',
+    );
+    expect(r.fields).toEqual({
+      rule_code: 'must not be empty',
+      lot_codes: 'lot_codes[1]: "A B" is not a code',
+      payload: 'segments[0].unit_price: "2,50" is not an amount',
+      effective_from: 'version 1 clashes with version 2: versions of a rule may not overlap; the stored version is open-ended',
+    });
+    expect(r.other).toEqual(['versions[0].version_no: version 1 appears twice']);
+    expect(ruleFieldErrors('database error: locked')).toEqual({ fields: {}, other: ['database error: locked'] });
+  });
+
+  it('sends the new-rule form as one record of a rules file; a blank zone and end are left out', () => {
+    const r = ruleCreatePayload({
+      rule_code: ' SEA-1 ',
+      name: 'Lot',
+      city_code: 'sea',
+      lot_codes: 'a, b;c  d',
+      time_zone: ' ',
+      status: 'inactive',
+      effective_from: '2026-01-01T00:00:00',
+      effective_to: '',
+      payload: '{"segments": []}',
+    });
+    expect(r).toEqual({
+      ok: true,
+      payload: {
+        rule: {
+          rule_code: 'SEA-1',
+          name: 'Lot',
+          city_code: 'sea',
+          lot_codes: ['a', 'b', 'c', 'd'],
+          status: 'inactive',
+          versions: [{ version_no: 1, effective_from: '2026-01-01T00:00', payload: { segments: [] } }],
+        },
+      },
+    });
+    expect(ruleCreatePayload({ rule_code: '', name: '', city_code: '', lot_codes: '', time_zone: '', status: 'active', effective_from: '', effective_to: '', payload: ' ' })).toEqual({
+      ok: false,
+      field: 'payload',
+      message: 'Enter the tariff.',
+    });
   });
 });

@@ -632,3 +632,117 @@ export function segmentTypeLabel(type: string): string {
   const k = SEGMENT_TYPE[type];
   return k ? tr(k) : type;
 }
+
+// ---- the rule editor ----
+
+/** The fields of the rule editor, each a place an error can be shown beside. */
+export const RULE_FORM_FIELDS = ['rule_code', 'name', 'city_code', 'lot_codes', 'time_zone', 'status', 'effective_from', 'effective_to', 'payload'] as const;
+export type RuleFormField = (typeof RULE_FORM_FIELDS)[number];
+
+export interface RuleForm {
+  rule_code: string;
+  name: string;
+  city_code: string;
+  /** Lot codes separated by commas or blanks. */
+  lot_codes: string;
+  time_zone: string;
+  status: 'active' | 'inactive';
+  /** datetime-local values, in the rule's time zone. */
+  effective_from: string;
+  effective_to: string;
+  /** The tariff as JSON text (docs/spec/billing.md). */
+  payload: string;
+}
+
+export interface VersionForm {
+  rule_code: string;
+  effective_from: string;
+  effective_to: string;
+  payload: string;
+}
+
+/** A starting tariff for a new rule: storage by the day. */
+export const PAYLOAD_TEMPLATE = JSON.stringify(
+  { free_minutes: 0, segments: [{ name: 'day', window: '00:00-24:00', type: 'periodic', unit_minutes: 1440, unit_price: '25.00' }] },
+  null,
+  2,
+);
+
+/** The payload text as JSON, or why it is not (the backend checks what it means). */
+function payloadJson(text: string): { ok: true; value: unknown } | { ok: false; field: 'payload'; message: string } {
+  if (!text.trim()) return { ok: false, field: 'payload', message: tr('ruleEditor.payloadEmpty') };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (e) {
+    return { ok: false, field: 'payload', message: tr('ruleEditor.payloadNotJson', { error: e instanceof Error ? e.message : String(e) }) };
+  }
+}
+
+/**
+ * The new-rule form as one record of a rules file, for billing_rule_create.
+ * Only what cannot be sent is checked here (a payload that is not JSON); the
+ * backend checks every field as an import does and names the wrong ones.
+ */
+export function ruleCreatePayload(f: RuleForm): FormResult<{ rule: Record<string, unknown> }> {
+  const payload = payloadJson(f.payload);
+  if (!payload.ok) return payload;
+  const to = normalizeLocal(f.effective_to);
+  const version: Record<string, unknown> = { version_no: 1, effective_from: normalizeLocal(f.effective_from), payload: payload.value };
+  if (to) version.effective_to = to;
+  const rule: Record<string, unknown> = {
+    rule_code: f.rule_code.trim(),
+    name: f.name.trim(),
+    city_code: f.city_code.trim(),
+    lot_codes: f.lot_codes.split(/[\s,;]+/).filter(Boolean),
+    status: f.status,
+    versions: [version],
+  };
+  // Left out, the rule's zone is UTC, as in a rules file.
+  if (f.time_zone.trim()) rule.time_zone = f.time_zone.trim();
+  return { ok: true, payload: { rule } };
+}
+
+/** The add-version form as a billing_rule_version_add payload. */
+export function versionAddPayload(f: VersionForm): FormResult<{ rule_code: string; effective_from: string; effective_to?: string; payload: unknown }> {
+  if (!f.rule_code.trim()) return { ok: false, field: 'rule_code', message: tr('sim.pickRuleErr') };
+  const payload = payloadJson(f.payload);
+  if (!payload.ok) return payload;
+  const to = normalizeLocal(f.effective_to);
+  return {
+    ok: true,
+    payload: { rule_code: f.rule_code.trim(), effective_from: normalizeLocal(f.effective_from), ...(to ? { effective_to: to } : {}), payload: payload.value },
+  };
+}
+
+// The backend names each wrong field as `field: what is wrong`, the pairs
+// joined by "; ". Only a field of the form starts a new pair, so a "; " or a
+// nested name (segments[0].unit_price) inside a message stays in it.
+const FIELD_START = /(?:^|; )((?:versions\[\d+\]\.)?(?:rule_code|name|city_code|lot_codes(?:\[\d+\])?|time_zone|status|effective_from|effective_to|payload|version_no)|versions(?:\[\d+\])?): /g;
+
+/**
+ * A rule editor error split by the form field it is about (a version's
+ * fields without their `versions[0].`, a lot's under `lot_codes`); what
+ * names no field of the form (a duplicate version number, a message without
+ * a field) is in `other`.
+ */
+export function ruleFieldErrors(message: string): { fields: Partial<Record<RuleFormField, string>>; other: string[] } {
+  const starts = [...message.matchAll(FIELD_START)];
+  const fields: Partial<Record<RuleFormField, string>> = {};
+  const other: string[] = [];
+  const lead = starts.length > 0 ? message.slice(0, starts[0].index) : message;
+  if (lead.trim()) other.push(lead.trim());
+  starts.forEach((m, i) => {
+    const end = i + 1 < starts.length ? starts[i + 1].index : message.length;
+    const text = message.slice(m.index + m[0].length, end).trim();
+    const name = m[1].replace(/^versions\[\d+\]\./, '').replace(/\[\d+\]$/, '');
+    const field = (RULE_FORM_FIELDS as readonly string[]).includes(name) ? (name as RuleFormField) : null;
+    if (field) {
+      // A lot's own error says which lot: keep its index.
+      const said = m[1].startsWith('lot_codes[') ? `${m[1]}: ${text}` : text;
+      fields[field] = fields[field] ? `${fields[field]}; ${said}` : said;
+    } else {
+      other.push(`${m[1]}: ${text}`);
+    }
+  });
+  return { fields, other };
+}

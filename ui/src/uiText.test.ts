@@ -22,6 +22,10 @@ const SAME_IN_EVERY_LANGUAGE = new Set([
   'SH',
   'LOT-A',
   'ORD-022',
+  'SEA-STORAGE',
+  'SEA',
+  'STORAGE, LOT-B',
+  'America/Los_Angeles',
   'https://portal.example.com',
 ]);
 

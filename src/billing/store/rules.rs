@@ -533,6 +533,49 @@ pub async fn import_rules(
     Ok(report)
 }
 
+/// `field: message` pairs as one line, each pair saying what is wrong where.
+fn joined(errors: &[(String, String)]) -> String {
+    errors
+        .iter()
+        .map(|(f, m)| {
+            if f.is_empty() {
+                m.clone()
+            } else {
+                format!("{f}: {m}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Creates a rule from one record of a rules file, checked as an import
+/// checks it. Unlike an import, a rule code already stored is refused: an
+/// import of it would rename or rescope the stored rule, which a form meant
+/// to make a new one must not do. The rule, its versions, their
+/// explanations and the change log are written in one transaction or not at
+/// all; every problem of the record is reported, not only the first.
+pub async fn create_rule(pool: &SqlitePool, record: &Value, origin: &str) -> Result<RuleInfo> {
+    let rec = parse_rule_record(record).map_err(|e| BillingStoreError::Invalid(joined(&e)))?;
+    // IMMEDIATE: the existence check and the insert see the same store.
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    if let Some(s) = load_rules(&mut tx, Some(&rec.rule_code)).await?.pop() {
+        return Err(BillingStoreError::Conflict(format!(
+            "rule_code: {} already exists; add a version to it instead",
+            s.rule_code
+        )));
+    }
+    let rule_code = match apply_rule(&mut tx, &rec, origin, 0).await? {
+        Applied::Refused(errors) => return Err(BillingStoreError::Conflict(joined(&errors))),
+        Applied::Done { rule_code, new, .. } => {
+            let touched = BTreeMap::from([(rule_code.clone(), new.into_iter().collect())]);
+            ingest_explanations(&mut tx, &touched).await?;
+            rule_code
+        }
+    };
+    tx.commit().await?;
+    get_rule(pool, &rule_code).await
+}
+
 /// Adds one version to a stored rule, with the overlap guard. Adding a
 /// version identical to a stored one changes nothing.
 pub async fn add_version(
@@ -557,12 +600,10 @@ pub async fn add_version(
         .unwrap_or_default();
     let mut errors = Vec::new();
     let rec = parse_version(&map, "", 0, tz, Some(next), &mut errors);
-    let rec = match (rec, errors.first()) {
-        (Some(r), None) => r,
-        (_, Some((field, message))) => {
-            return Err(BillingStoreError::Invalid(format!("{field}: {message}")))
-        }
-        (None, None) => return Err(BillingStoreError::Invalid("incomplete version".into())),
+    let rec = match rec {
+        Some(r) if errors.is_empty() => r,
+        _ if !errors.is_empty() => return Err(BillingStoreError::Invalid(joined(&errors))),
+        _ => return Err(BillingStoreError::Invalid("incomplete version".into())),
     };
     let record = RuleRecord {
         rule_code: rule.rule_code.clone(),
@@ -576,12 +617,11 @@ pub async fn add_version(
     let version_no = record.versions[0].version_no;
     match apply_rule(&mut tx, &record, origin, 0).await? {
         Applied::Refused(errors) => {
-            let text = errors
+            let errors: Vec<_> = errors
                 .into_iter()
-                .map(|(f, m)| format!("{}: {m}", f.trim_start_matches("versions[0].")))
-                .collect::<Vec<_>>()
-                .join("; ");
-            return Err(BillingStoreError::Conflict(text));
+                .map(|(f, m)| (f.trim_start_matches("versions[0].").to_owned(), m))
+                .collect();
+            return Err(BillingStoreError::Conflict(joined(&errors)));
         }
         Applied::Done { .. } => {}
     }

@@ -177,4 +177,109 @@ describe('billing workspace', () => {
     expect(err.dataset.code).toBe('exit_before_entry');
     expect(backend.callsOf('billing_simulate')).toEqual([{ rule_code: 'SH-DAYNIGHT-STD', entry: '2026-02-10T10:00', exit: '2026-02-09T10:00' }]);
   });
+  it('rule editor: creates a rule, shows each wrong field the backend names beside that field, then saves it and lists it', async () => {
+    let attempt = 0;
+    const { root, backend } = await openBilling({
+      billing_rule_create: (p) => {
+        attempt += 1;
+        if (attempt === 1) {
+          throw appError(
+            'invalid_input',
+            'city_code: "S E A" is not a code (letters, digits, - and _, at most 32); versions[0].payload: invalid payload: invalid amount "2,50": expected digits before the decimal point, like "6.00"',
+          );
+        }
+        const rule = p.rule as { rule_code: string };
+        return { ...RULES[1], rule_code: rule.rule_code, versions: [{ ...RULES[1].versions[0], rule_code: rule.rule_code }] };
+      },
+    });
+    const editor = byTestId(root, 'rule-editor')!;
+    typeInto(byTestId(editor, 'rule-editor-code')!, 'SEA-STORAGE');
+    typeInto(byTestId(editor, 'rule-editor-name')!, 'Storage lot');
+    typeInto(byTestId(editor, 'rule-editor-city')!, 'S E A');
+    typeInto(byTestId(editor, 'rule-editor-lots')!, 'STORAGE, B');
+    typeInto(byTestId(editor, 'rule-editor-zone')!, 'America/Los_Angeles');
+    typeInto(byTestId(editor, 'rule-editor-from')!, '2026-01-01T00:00');
+    const tariff = { free_minutes: 0, segments: [{ name: 'day', window: '00:00-24:00', type: 'periodic', unit_minutes: 1440, unit_price: '2,50' }] };
+    typeInto(byTestId(editor, 'rule-editor-payload')!, JSON.stringify(tariff));
+    submit(byTestId(editor, 'rule-editor-save'));
+    const cityErr = await waitFor(() => byTestId(editor, 'rule-editor-error-city_code'));
+    expect(backend.callsOf('billing_rule_create')).toEqual([
+      {
+        rule: {
+          rule_code: 'SEA-STORAGE',
+          name: 'Storage lot',
+          city_code: 'S E A',
+          lot_codes: ['STORAGE', 'B'],
+          status: 'active',
+          time_zone: 'America/Los_Angeles',
+          versions: [{ version_no: 1, effective_from: '2026-01-01T00:00', payload: tariff }],
+        },
+      },
+    ]);
+    expect(cityErr.textContent).toBe('"S E A" is not a code (letters, digits, - and _, at most 32)');
+    const city = byTestId(editor, 'rule-editor-city')!;
+    expect(city.getAttribute('aria-invalid')).toBe('true');
+    expect(city.getAttribute('aria-describedby')).toBe(cityErr.id);
+    expect(byTestId(editor, 'rule-editor-error-payload')!.textContent).toBe('invalid payload: invalid amount "2,50": expected digits before the decimal point, like "6.00"');
+    expect(byTestId(editor, 'rule-editor-error-rule_code')).toBeNull();
+    expect(byTestId(editor, 'rule-editor-code')!.getAttribute('aria-invalid')).toBeNull();
+    expect(byTestId(editor, 'rule-editor-error')!.dataset.code).toBe('invalid_input');
+    // Nothing typed is lost, and fixing a field clears its message.
+    expect((byTestId(editor, 'rule-editor-code') as HTMLInputElement).value).toBe('SEA-STORAGE');
+    typeInto(city, 'SEA');
+    expect(byTestId(editor, 'rule-editor-error-city_code')).toBeNull();
+    expect(byTestId(editor, 'rule-editor-error-payload')).not.toBeNull();
+
+    typeInto(byTestId(editor, 'rule-editor-payload')!, JSON.stringify({ ...tariff, segments: [{ ...tariff.segments[0], unit_price: '2.50' }] }));
+    submit(byTestId(editor, 'rule-editor-save'));
+    await waitFor(() => byTestId(editor, 'rule-editor-done')!.textContent === 'Created SEA-STORAGE with version 1.');
+    expect(byTestId(editor, 'rule-editor-error-payload')).toBeNull();
+    expect(byTestId(editor, 'rule-editor-error')).toBeNull();
+    expect((byTestId(editor, 'rule-editor-code') as HTMLInputElement).value).toBe('');
+    await waitFor(() => backend.callsOf('billing_rules').length === 2);
+  });
+
+  it('rule editor: adds a version starting from the newest tariff; an overlap shows beside its field; a tariff that is not JSON is not sent', async () => {
+    let refuse = true;
+    const { root, backend } = await openBilling({
+      billing_rule_version_add: (p) => {
+        if (refuse) {
+          throw appError(
+            'conflict',
+            'effective_from: version 3 (from 2026-02-01T00:00 (open-ended)) clashes with version 2 (from 2026-03-01T00:00 (open-ended)): versions of a rule may not overlap; the stored version is open-ended and versions are never edited',
+          );
+        }
+        return { ...RULES[0].versions[1], version_no: 3, effective_from: p.effective_from, effective_to: p.effective_to ?? null };
+      },
+    });
+    const editor = byTestId(root, 'rule-editor')!;
+    click(byTestId(editor, 'rule-editor-mode-version'));
+    typeInto(byTestId(editor, 'rule-editor-rule')!, 'SH-DAYNIGHT-STD');
+    const payload = byTestId(editor, 'rule-editor-payload') as HTMLTextAreaElement;
+    expect(JSON.parse(payload.value)).toEqual(RULES[0].versions[1].payload);
+    expect(byTestId(editor, 'rule-editor-zone-note')!.textContent).toContain('Asia/Shanghai');
+
+    typeInto(byTestId(editor, 'rule-editor-from')!, '2026-02-01T00:00');
+    typeInto(payload, '{"segments": [');
+    submit(byTestId(editor, 'rule-editor-save'));
+    expect(byTestId(editor, 'rule-editor-error-payload')!.textContent).toMatch(/^Not valid JSON: /);
+    expect(backend.callsOf('billing_rule_version_add')).toHaveLength(0);
+
+    typeInto(payload, JSON.stringify(RULES[0].versions[1].payload));
+    submit(byTestId(editor, 'rule-editor-save'));
+    const fromErr = await waitFor(() => byTestId(editor, 'rule-editor-error-effective_from'));
+    expect(fromErr.textContent).toBe(
+      'version 3 (from 2026-02-01T00:00 (open-ended)) clashes with version 2 (from 2026-03-01T00:00 (open-ended)): versions of a rule may not overlap; the stored version is open-ended and versions are never edited',
+    );
+    expect(byTestId(editor, 'rule-editor-error-payload')).toBeNull();
+    expect(byTestId(editor, 'rule-editor-error')!.dataset.code).toBe('conflict');
+    expect(backend.callsOf('billing_rule_version_add')).toEqual([
+      { rule_code: 'SH-DAYNIGHT-STD', effective_from: '2026-02-01T00:00', payload: RULES[0].versions[1].payload },
+    ]);
+
+    refuse = false;
+    submit(byTestId(editor, 'rule-editor-save'));
+    await waitFor(() => byTestId(editor, 'rule-editor-done')!.textContent === 'Added version 3 to SH-DAYNIGHT-STD.');
+    expect(byTestId(editor, 'rule-editor-error-effective_from')).toBeNull();
+  });
 });

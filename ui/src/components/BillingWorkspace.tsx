@@ -1,5 +1,6 @@
-// The billing workspace: rules with their validity timeline, the simulator,
-// orders and arrears, fee verification, imports and the demo data.
+// The billing workspace: rules with their validity timeline, the rule
+// editor, the simulator, orders and arrears, fee verification, imports and
+// the demo data.
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, type BillingRule, type DemoReport } from '../api';
@@ -8,6 +9,7 @@ import type { RuleTarget } from '../events';
 import { toApiError, type ApiError } from '../transport';
 import { BillingImport } from './BillingImport';
 import { BillingOrders } from './BillingOrders';
+import { BillingRuleEditor } from './BillingRuleEditor';
 import { BillingRules, type RuleSelection } from './BillingRules';
 import { BillingSimulator } from './BillingSimulator';
 import { BillingVerify } from './BillingVerify';
@@ -96,6 +98,14 @@ export function BillingWorkspace({ showRule }: { showRule: (RuleTarget & { seq: 
         select={select}
         onSimulate={(rule_code) => setPreset({ rule_code, seq: next() })}
         fresh={freshRules}
+      />
+      <BillingRuleEditor
+        rules={rules}
+        onSaved={(rule_code, version_no) => {
+          setFreshRules(new Set([rule_code]));
+          reloadRules();
+          setSelect({ rule_code, version_no, seq: next() });
+        }}
       />
       <BillingSimulator rules={rules} preset={preset} onShowRule={onShowRule} />
       <div className="billing-grid">

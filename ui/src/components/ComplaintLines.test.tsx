@@ -30,6 +30,7 @@ function line(over: Partial<RoLineView> = {}): RoLineView {
     parts: [],
     totals: zero,
     authorization: { status: 'pending', by: null, method: null, at: null, total: null },
+    isolated: false,
     ...over,
   };
 }
@@ -51,6 +52,7 @@ function order(lines: RoLineView[], totals = zero): RepairOrder {
         system: 'fridge',
         title: 'Refrigerator not cooling',
         cause: 'Thermocouple open',
+        isolated: true,
         labor: [{ description: 'Replace thermocouple', hours: '0.8' }],
         parts: [{ part_no: null, description: 'Thermocouple', qty: '1', unit_price: '' }],
       },
@@ -108,5 +110,52 @@ describe('complaint lines card', () => {
     expect(allByTestId(root, 'ro-labor-amount').map((e) => e.textContent)).toEqual(['96.00']);
     expect(byTestId(root, 'ro-line-totals-total')!.textContent).toBe('123.05');
     expect(byTestId(root, 'ro-totals-total')!.textContent).toBe('123.05');
+  });
+
+  it('on a finalized RO, every change is disabled and says why', async () => {
+    const priced = line({ labor: [{ description: 'Replace thermocouple', hours: '0.8', amount: '116.00' }], isolated: true });
+    installFakeBackend({ ro_show: () => order([priced]) });
+    view = render(<ComplaintLines sessionId="s1" refreshKey="a" readOnly />);
+    const root = view.container;
+    await waitFor(() => byTestId(root, 'ro-lines'));
+    const note = byTestId(root, 'lines-read-only')!;
+    expect(note.textContent).toBe('Finalized: the repair order is read-only until it is reopened (Progress tab, Reopen…).');
+    for (const id of ['add-line', 'edit-line', 'answer-estimate']) {
+      const b = byTestId(root, id) as HTMLButtonElement;
+      expect(b.disabled, id).toBe(true);
+      expect(b.getAttribute('aria-describedby'), id).toBe(note.id);
+    }
+    click(byTestId(root, 'edit-line'));
+    expect(byTestId(root, 'line-form')).toBeNull();
+  });
+
+  it('offers an approval only once the line is isolated; a decline at any time', async () => {
+    const estimate = { labor: [{ description: 'Diagnose', hours: '0.5', amount: '72.50' }] };
+    const backend = installFakeBackend({
+      ro_show: () => order([line(estimate), line({ ...estimate, id: 'l2', line_no: 2, isolated: true })]),
+      ro_line_authorize: () => order([line({ ...estimate, authorization: { status: 'declined', by: 'Jane', method: 'phone', at: '2026-11-27T15:04:00Z', total: '72.50' } })]),
+    });
+    view = render(<ComplaintLines sessionId="s1" refreshKey="a" />);
+    const root = view.container;
+    await waitFor(() => byTestId(root, 'ro-lines'));
+    const [first, second] = allByTestId(root, 'ro-line');
+    expect(byTestId(first, 'approve-blocked')!.textContent).toContain('Approval waits for this line’s diagnosis to isolate a cause');
+    expect(byTestId(second, 'approve-blocked')).toBeNull();
+
+    click(byTestId(second, 'answer-estimate'));
+    const open = byTestId(root, 'answer-decision') as HTMLSelectElement;
+    expect(open.value).toBe('approved');
+    click(allByTestId(root, 'answer-form')[0].querySelector('button[type="button"]'));
+
+    click(byTestId(first, 'answer-estimate'));
+    const decision = byTestId(root, 'answer-decision') as HTMLSelectElement;
+    expect(decision.value).toBe('declined');
+    expect((decision.querySelector('option[value="approved"]') as HTMLOptionElement).disabled).toBe(true);
+    expect(decision.getAttribute('aria-describedby')).toBe(byTestId(first, 'approve-blocked')!.id);
+    typeInto(byTestId(root, 'answer-by')!, 'Jane');
+    typeInto(byTestId(root, 'answer-method')!, 'phone');
+    click(byTestId(root, 'save-answer'));
+    await waitFor(() => (byTestId(root, 'answer-form') ? null : true));
+    expect(backend.callsOf('ro_line_authorize')[0].authorization).toMatchObject({ line_id: 'l1', decision: 'declined', by: 'Jane', method: 'phone' });
   });
 });

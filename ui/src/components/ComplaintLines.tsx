@@ -4,7 +4,7 @@
 // backend prices them (exact decimals; nothing is computed here). A line is
 // edited in a form and saved whole; a diagnosis of the chat can fill its
 // labor and parts.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import {
   api,
   type AuthMethod,
@@ -19,7 +19,7 @@ import {
 } from '../api';
 import { formatTimestamp } from '../files';
 import { toApiError, type ApiError } from '../transport';
-import { ErrorMessage } from './common';
+import { ErrorMessage, lockedProps, ReadOnlyNote } from './common';
 import { t, type MessageKey } from '../i18n';
 import './ComplaintLines.css';
 
@@ -65,11 +65,22 @@ function draftOf(l: RoLineView | null): Draft {
   };
 }
 
-export function ComplaintLines({ sessionId, refreshKey }: { sessionId: string; refreshKey: string }) {
+export function ComplaintLines({
+  sessionId,
+  refreshKey,
+  readOnly = false,
+}: {
+  sessionId: string;
+  refreshKey: string;
+  /** Finalized: no line is added, edited or answered until it is reopened. */
+  readOnly?: boolean;
+}) {
   const [order, setOrder] = useState<RepairOrder | null>(null);
   const [loadError, setLoadError] = useState<ApiError | null>(null);
   // The line being edited: its id, 'new', or none.
-  const [editing, setEditing] = useState<string | null>(null);
+  const [open, setEditing] = useState<string | null>(null);
+  const editing = readOnly ? null : open;
+  const noteId = useId();
   const [priced, setPriced] = useState(0);
 
   useEffect(() => {
@@ -112,11 +123,12 @@ export function ComplaintLines({ sessionId, refreshKey }: { sessionId: string; r
       <div className="card-head">
         <h3>{t('lines.title')}</h3>
         {editing === null && (
-          <button type="button" className="btn" data-testid="add-line" onClick={() => setEditing('new')}>
+          <button type="button" className="btn" data-testid="add-line" onClick={() => setEditing('new')} {...lockedProps(readOnly, noteId)}>
             {t('lines.add')}
           </button>
         )}
       </div>
+      {readOnly && <ReadOnlyNote id={noteId} testId="lines-read-only" />}
       <ol className="ro-line-list">
         {order.lines.map((l) =>
           editing === l.id ? (
@@ -124,7 +136,14 @@ export function ComplaintLines({ sessionId, refreshKey }: { sessionId: string; r
               <LineForm sessionId={sessionId} line={l} diagnoses={order.diagnoses} canDelete={order.lines.length > 1} onSaved={saved} onCancel={() => setEditing(null)} />
             </li>
           ) : (
-            <LineItem key={l.id} sessionId={sessionId} line={l} onEdit={editing === null ? () => setEditing(l.id) : undefined} onAnswered={setOrder} />
+            <LineItem
+              key={l.id}
+              sessionId={sessionId}
+              line={l}
+              onEdit={editing === null ? () => setEditing(l.id) : undefined}
+              locked={readOnly ? noteId : null}
+              onAnswered={setOrder}
+            />
           ),
         )}
         {editing === 'new' && (
@@ -162,14 +181,18 @@ function LineItem({
   sessionId,
   line: l,
   onEdit,
+  locked,
   onAnswered,
 }: {
   sessionId: string;
   line: RoLineView;
   onEdit?: () => void;
+  /** The id of the note saying why nothing can be changed, when it cannot. */
+  locked: string | null;
   onAnswered: (o: RepairOrder) => void;
 }) {
-  const [answering, setAnswering] = useState(false);
+  const [open, setAnswering] = useState(false);
+  const answering = open && !locked;
   const payer = l.warranty_payer ? ` · ${l.warranty_maker ?? payerLabel(l.warranty_payer)}` : '';
   const a = l.authorization;
   const hasEstimate = l.labor.length + l.parts.length > 0;
@@ -185,7 +208,7 @@ function LineItem({
           {payer}
         </span>
         {onEdit && (
-          <button type="button" className="btn link" data-testid="edit-line" onClick={onEdit}>
+          <button type="button" className="btn link" data-testid="edit-line" onClick={onEdit} {...lockedProps(!!locked, locked ?? '')}>
             {t('lines.edit')}
           </button>
         )}
@@ -247,15 +270,21 @@ function LineItem({
               })}
         </span>
         {hasEstimate && !answering && onEdit && (
-          <button type="button" className="btn link" data-testid="answer-estimate" onClick={() => setAnswering(true)}>
+          <button type="button" className="btn link" data-testid="answer-estimate" onClick={() => setAnswering(true)} {...lockedProps(!!locked, locked ?? '')}>
             {t('auth.record')}
           </button>
         )}
       </div>
+      {hasEstimate && !l.isolated && a.status !== 'approved' && (
+        <p className="muted small" id={`${l.id}-not-isolated`} data-testid="approve-blocked">
+          {t('auth.notIsolated')}
+        </p>
+      )}
       {answering && (
         <AnswerForm
           sessionId={sessionId}
           lineId={l.id}
+          isolated={l.isolated}
           onDone={(o) => {
             setAnswering(false);
             if (o) onAnswered(o);
@@ -266,8 +295,19 @@ function LineItem({
   );
 }
 
-function AnswerForm({ sessionId, lineId, onDone }: { sessionId: string; lineId: string; onDone: (o: RepairOrder | null) => void }) {
-  const [decision, setDecision] = useState<'approved' | 'declined'>('approved');
+function AnswerForm({
+  sessionId,
+  lineId,
+  isolated,
+  onDone,
+}: {
+  sessionId: string;
+  lineId: string;
+  /** Whether the line's diagnosis has isolated a cause: only then can it be approved. */
+  isolated: boolean;
+  onDone: (o: RepairOrder | null) => void;
+}) {
+  const [decision, setDecision] = useState<'approved' | 'declined'>(isolated ? 'approved' : 'declined');
   const [by, setBy] = useState('');
   const [method, setMethod] = useState<AuthMethod>('in_person');
   const [error, setError] = useState<ApiError | null>(null);
@@ -291,8 +331,15 @@ function AnswerForm({ sessionId, lineId, onDone }: { sessionId: string; lineId: 
       <div className="field-grid">
         <label className="field">
           <span>{t('auth.decision')}</span>
-          <select data-testid="answer-decision" value={decision} onChange={(e) => setDecision(e.target.value as 'approved' | 'declined')}>
-            <option value="approved">{t('auth.approve')}</option>
+          <select
+            data-testid="answer-decision"
+            value={decision}
+            onChange={(e) => setDecision(e.target.value as 'approved' | 'declined')}
+            aria-describedby={isolated ? undefined : `${lineId}-not-isolated`}
+          >
+            <option value="approved" disabled={!isolated}>
+              {isolated ? t('auth.approve') : t('auth.approveNotYet')}
+            </option>
             <option value="declined">{t('auth.decline')}</option>
           </select>
         </label>

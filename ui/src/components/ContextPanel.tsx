@@ -2,7 +2,7 @@
 // procedure's steps, the facts, isolation, labor and the report. Its buttons
 // send chat messages through `onSend`; they never block the chat.
 
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { api, type ContextReport, type ReportFormat, type ReportRevision, type ReportState, type SessionContext } from '../api';
 import {
   adjustLaborText,
@@ -27,6 +27,10 @@ import { t, type MessageKey } from '../i18n';
 import { toApiError, type ApiError } from '../transport';
 import { ErrorMessage } from './common';
 import { ReportText } from './ReportText';
+import type { PrintJob } from './ReportPrint';
+
+// The print sheet loads when Print is first pressed.
+const PrintSheet = lazy(() => import('./ReportPrint').then((m) => ({ default: m.PrintSheet })));
 
 export function ContextPanel({
   sessionId,
@@ -409,6 +413,9 @@ function ReportBox({
   const [stateError, setStateError] = useState<ApiError | null>(null);
   const [finalizing, setFinalizing] = useState(false);
   const [finalizeError, setFinalizeError] = useState<ApiError | null>(null);
+  const [printJob, setPrintJob] = useState<PrintJob | null>(null);
+  const [printing, setPrinting] = useState(false);
+  const printDone = useCallback(() => setPrintJob(null), []);
   const latest = reports && reports.length > 0 ? reports.reduce((a, b) => (b.revision > a.revision ? b : a)) : null;
   const latestInfo = latest ? context.reports.find((r) => r.revision === latest.revision) : undefined;
 
@@ -446,6 +453,21 @@ function ReportBox({
       setExportError(toApiError(e));
     } finally {
       setExporting(null);
+    }
+  }
+
+  async function printLatest() {
+    if (!latest) return;
+    setPrinting(true);
+    setExportError(null);
+    setExportNote(null);
+    try {
+      const { loadPrintJob } = await import('./ReportPrint');
+      setPrintJob(await loadPrintJob(sessionId, latest.revision));
+    } catch (e) {
+      setExportError(toApiError(e));
+    } finally {
+      setPrinting(false);
     }
   }
 
@@ -540,6 +562,16 @@ function ReportBox({
                 {exporting === f.format ? t('report.exporting') : t(f.key)}
               </button>
             ))}
+            <button
+              type="button"
+              className="btn"
+              data-testid="report-print"
+              onClick={() => void printLatest()}
+              disabled={printing || printJob !== null}
+              aria-busy={printing}
+            >
+              {t('report.print')}
+            </button>
             {finalized && !reopening && (
               <button type="button" className="btn" data-testid="report-reopen" onClick={() => setReopening(true)}>
                 {t('report.reopen')}
@@ -574,6 +606,11 @@ function ReportBox({
             />
           )}
         </>
+      )}
+      {printJob && (
+        <Suspense fallback={null}>
+          <PrintSheet job={printJob} onDone={printDone} />
+        </Suspense>
       )}
       {exportNote && (
         <div className="note small" role="status" data-testid="report-export-note">

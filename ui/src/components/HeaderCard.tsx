@@ -2,11 +2,12 @@
 // contact, the unit (with the maker its VIN names), an edit form whose every
 // change the backend records with who and when, that change log, and the
 // unit's other visits.
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { api, type Session, type SessionEdit } from '../api';
+import { changeFieldLabel, changeValue } from '../changeLog';
 import { formatTimestamp } from '../files';
 import { toApiError, type ApiError } from '../transport';
-import { ErrorMessage } from './common';
+import { ErrorMessage, lockedProps, ReadOnlyNote } from './common';
 import { checkHeader, HeaderFieldGrid, headerOf, type HeaderErrors, type HeaderFields } from './headerFields';
 import { t } from '../i18n';
 
@@ -14,14 +15,20 @@ export function HeaderCard({
   session: s,
   edits,
   visits,
+  readOnly,
   onSaved,
 }: {
   session: Session;
   edits: SessionEdit[];
   visits: Session[];
+  /** Finalized: nothing can be changed until it is reopened. */
+  readOnly: boolean;
   onSaved: () => void;
 }) {
-  const [editing, setEditing] = useState<HeaderFields | null>(null);
+  const [open, setEditing] = useState<HeaderFields | null>(null);
+  // A form left open when the RO is finalized elsewhere closes.
+  const editing = readOnly ? null : open;
+  const noteId = useId();
   const [editedBy, setEditedBy] = useState('');
   const [errors, setErrors] = useState<HeaderErrors>({});
   const [saveError, setSaveError] = useState<ApiError | null>(null);
@@ -56,11 +63,12 @@ export function HeaderCard({
           {t('unit.ro')} <span className="mono" data-testid="detail-ro">{s.ro_number}</span>
         </h3>
         {!editing && (
-          <button type="button" className="btn" data-testid="edit-header" onClick={() => setEditing(headerOf(s))}>
+          <button type="button" className="btn" data-testid="edit-header" onClick={() => setEditing(headerOf(s))} {...lockedProps(readOnly, noteId)}>
             {t('header.edit')}
           </button>
         )}
       </div>
+      {readOnly && <ReadOnlyNote id={noteId} testId="header-read-only" />}
       {editing ? (
         <form onSubmit={save} noValidate data-testid="header-form">
           <HeaderFieldGrid
@@ -124,9 +132,9 @@ export function HeaderCard({
                 {t('header.changeLine', {
                   when: formatTimestamp(e.edited_at),
                   who: e.edited_by ?? t('header.someone'),
-                  field: e.field,
-                  from: e.old_value ?? '—',
-                  to: e.new_value ?? '—',
+                  field: changeFieldLabel(e.field),
+                  from: changeValue(e.old_value),
+                  to: changeValue(e.new_value),
                 })}
               </li>
             ))}

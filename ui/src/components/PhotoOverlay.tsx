@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { api, type Artifact, type ArtifactContent, type ConditionChoice } from '../api';
 import { base64ToBytes, dataUrl, downloadBlob, formatBytes, formatTakenAt, formatTimestamp } from '../files';
 import { toApiError, type ApiError } from '../transport';
-import { artifactProblemLabel, ErrorCodeDetails, tabbables } from './common';
+import { artifactProblemLabel, ErrorCodeDetails, lockedProps, ReadOnlyNote, tabbables } from './common';
 import { MarkupEditor } from './MarkupEditor';
 import { ConditionTag, CONDITIONS } from './PhotoCondition';
 import { errorAdvice } from '../errors';
@@ -19,6 +19,7 @@ export function PhotoOverlay({
   position,
   onNavigate,
   onOpenArtifact,
+  readOnly = false,
   onChanged,
   onClose,
 }: {
@@ -28,11 +29,15 @@ export function PhotoOverlay({
   position: { index: number; count: number };
   onNavigate: (delta: number) => void;
   onOpenArtifact: (id: string) => void;
+  /** Finalized: the caption, condition and markup cannot change until it is reopened. */
+  readOnly?: boolean;
   /** A caption, condition or new marked-up copy was stored. */
   onChanged: (a: Artifact) => void;
   onClose: () => void;
 }) {
-  const [marking, setMarking] = useState(false);
+  const [markingOpen, setMarking] = useState(false);
+  const marking = markingOpen && !readOnly;
+  const noteId = useId();
   const [savedCopy, setSavedCopy] = useState<Artifact | null>(null);
   const box = useRef<HTMLDivElement>(null);
   const [full, setFull] = useState<Full>({ kind: 'loading' });
@@ -215,7 +220,8 @@ export function PhotoOverlay({
               </button>
             </p>
           )}
-          {artifact.kind === 'image' && <AnnotateForm key={artifact.id} artifact={artifact} onChanged={onChanged} />}
+          {readOnly && <ReadOnlyNote id={noteId} testId="overlay-read-only" />}
+          {artifact.kind === 'image' && <AnnotateForm key={artifact.id} artifact={artifact} locked={readOnly ? noteId : null} onChanged={onChanged} />}
           <dl className="facts">
             <dt>{t('overlay.file')}</dt>
             <dd data-testid="overlay-file-name">{artifact.file_name}</dd>
@@ -254,6 +260,7 @@ export function PhotoOverlay({
                 className="btn"
                 data-testid="overlay-markup"
                 disabled={full.kind !== 'ok' || marking}
+                {...lockedProps(readOnly, noteId)}
                 onClick={() => {
                   setSavedCopy(null);
                   setMarking(true);
@@ -279,7 +286,17 @@ export function PhotoOverlay({
 }
 
 /** The photo's caption and condition tag, each saved as it is set. */
-function AnnotateForm({ artifact, onChanged }: { artifact: Artifact; onChanged: (a: Artifact) => void }) {
+function AnnotateForm({
+  artifact,
+  locked,
+  onChanged,
+}: {
+  artifact: Artifact;
+  /** The id of the note saying why nothing can be changed, when it cannot. */
+  locked: string | null;
+  onChanged: (a: Artifact) => void;
+}) {
+  const lock = lockedProps(!!locked, locked ?? '');
   const [caption, setCaption] = useState(artifact.caption ?? '');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
@@ -325,8 +342,9 @@ function AnnotateForm({ artifact, onChanged }: { artifact: Artifact; onChanged: 
               setCaption(e.target.value);
               setSaved(false);
             }}
+            {...lock}
           />
-          <button type="submit" className="btn" data-testid="annotate-caption-save" disabled={!dirty || busy}>
+          <button type="submit" className="btn" data-testid="annotate-caption-save" disabled={!dirty || busy} {...lock}>
             {t('annotate.saveCaption')}
           </button>
         </div>
@@ -346,6 +364,7 @@ function AnnotateForm({ artifact, onChanged }: { artifact: Artifact; onChanged: 
                 aria-pressed={on}
                 data-testid={`condition-${value}`}
                 disabled={busy}
+                {...lock}
                 // Pressing the tag that is set takes it off.
                 onClick={() => void annotate({ condition: on ? 'none' : value })}
               >

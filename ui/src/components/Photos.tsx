@@ -1,8 +1,8 @@
-import { lazy, Suspense, useCallback, useRef, useState, type DragEvent } from 'react';
+import { lazy, Suspense, useCallback, useId, useRef, useState, type DragEvent } from 'react';
 import { api, type Artifact, type BlobStatus } from '../api';
 import { formatBytes, MAX_FILE_BYTES, readFileBase64 } from '../files';
 import { ApiError, toApiError } from '../transport';
-import { artifactProblemLabel, ErrorCodeDetails } from './common';
+import { artifactProblemLabel, ErrorCodeDetails, lockedProps, ReadOnlyNote } from './common';
 import { errorAdvice } from '../errors';
 import { ConditionTag } from './PhotoCondition';
 import { useSeen, useThumbnail } from '../hooks';
@@ -30,14 +30,18 @@ export function PhotosSection({
   sessionId,
   artifacts,
   verifyStatus,
+  readOnly = false,
   onUploaded,
 }: {
   sessionId: string;
   artifacts: Artifact[];
   /** From the last "Verify photos", by artifact id. */
   verifyStatus: Record<string, BlobStatus>;
+  /** Finalized: no photo is added, captioned, tagged or marked up until it is reopened. */
+  readOnly?: boolean;
   onUploaded: (a: Artifact) => void;
 }) {
+  const noteId = useId();
   const [uploads, setUploads] = useState<UploadItem[]>([]);
   const [caption, setCaption] = useState('');
   const [dragging, setDragging] = useState(false);
@@ -106,13 +110,13 @@ export function PhotosSection({
   );
 
   function onDragEnter(e: DragEvent) {
-    if (!hasFiles(e)) return;
+    if (readOnly || !hasFiles(e)) return;
     e.preventDefault();
     dragDepth.current++;
     setDragging(true);
   }
   function onDragOver(e: DragEvent) {
-    if (!hasFiles(e)) return;
+    if (readOnly || !hasFiles(e)) return;
     e.preventDefault();
     e.dataTransfer.dropEffect = 'copy';
   }
@@ -124,6 +128,7 @@ export function PhotosSection({
     e.preventDefault();
     dragDepth.current = 0;
     setDragging(false);
+    if (readOnly) return;
     addFiles(Array.from(e.dataTransfer?.files ?? []));
   }
 
@@ -150,11 +155,12 @@ export function PhotosSection({
             data-testid="photo-caption"
             value={caption}
             onChange={(e) => setCaption(e.target.value)}
+            {...lockedProps(readOnly, noteId)}
           />
-          <button type="button" className="btn primary" data-testid="add-photos" onClick={() => fileInput.current?.click()}>
+          <button type="button" className="btn primary" data-testid="add-photos" onClick={() => fileInput.current?.click()} {...lockedProps(readOnly, noteId)}>
             {t('photos.add')}
           </button>
-          <button type="button" className="btn camera-button" data-testid="take-photo" onClick={() => cameraInput.current?.click()}>
+          <button type="button" className="btn camera-button" data-testid="take-photo" onClick={() => cameraInput.current?.click()} {...lockedProps(readOnly, noteId)}>
             {t('photos.takePhoto')}
           </button>
           <input
@@ -185,6 +191,7 @@ export function PhotosSection({
         </div>
       </div>
 
+      {readOnly && <ReadOnlyNote id={noteId} testId="photos-read-only" />}
       <div
         className={`dropzone${dragging ? ' dragging' : ''}`}
         data-testid="photo-dropzone"
@@ -248,7 +255,7 @@ export function PhotosSection({
                 );
               })}
             </ul>
-            <p className="drop-hint small muted">{t('photos.dropMore')}</p>
+            {!readOnly && <p className="drop-hint small muted">{t('photos.dropMore')}</p>}
           </>
         )}
         {dragging && (
@@ -266,6 +273,7 @@ export function PhotosSection({
             position={{ index: openIndex, count: artifacts.length }}
             onNavigate={(d) => setOpenIndex((i) => (i === null ? null : (i + d + artifacts.length) % artifacts.length))}
             onOpenArtifact={openById}
+            readOnly={readOnly}
             onChanged={(a) => onUploadedRef.current(a)}
             onClose={() => setOpenIndex(null)}
           />

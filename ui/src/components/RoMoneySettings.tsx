@@ -1,17 +1,18 @@
-// Settings: the repair order's money. A labor rate per pay type, the tax
-// rate, and whether labor is taxed (parts always are). The backend checks
-// every field before it stores any and names the one that is wrong.
+// Settings: the repair order's number prefix and money. A labor rate per
+// pay type, the tax rate, and whether labor is taxed (parts always are). The
+// backend checks every field before it stores any and names the one that is
+// wrong.
 import { useEffect, useId, useState } from 'react';
-import { api, type PayType, type RoSettings } from '../api';
+import { api, type PayType, type RoSettingsView } from '../api';
 import { toApiError, type ApiError } from '../transport';
 import { ErrorMessage } from './common';
 import { t } from '../i18n';
 import { notifyMoneyChanged, PAY_TYPES, payLabel } from './ComplaintLines';
 
-type Form = Record<PayType, string> & { tax_rate: string; labor_taxable: boolean };
+type Form = Record<PayType, string> & { ro_prefix: string; tax_rate: string; labor_taxable: boolean };
 
-function formOf(s: RoSettings): Form {
-  return { ...s.labor_rates, tax_rate: s.tax_rate, labor_taxable: s.labor_taxable };
+function formOf(s: RoSettingsView): Form {
+  return { ...s.labor_rates, ro_prefix: s.ro_prefix, tax_rate: s.tax_rate, labor_taxable: s.labor_taxable };
 }
 
 export function RoMoneySettings() {
@@ -39,6 +40,7 @@ export function RoMoneySettings() {
     setNote(null);
     try {
       const s = await api.roSettings({
+        ro_prefix: form.ro_prefix,
         rate_customer: form.customer,
         rate_warranty: form.warranty,
         rate_internal: form.internal,
@@ -67,6 +69,22 @@ export function RoMoneySettings() {
           }}
           noValidate
         >
+          <label className="field">
+            <span>{t('money.roPrefix')}</span>
+            <input
+              value={form.ro_prefix}
+              onChange={(e) => setForm({ ...form, ro_prefix: e.target.value })}
+              aria-describedby={`${id}-prefix-hint`}
+              aria-invalid={error?.message.startsWith('ro_prefix:') || undefined}
+              maxLength={40}
+              autoComplete="off"
+              spellCheck={false}
+              data-testid="settings-ro-prefix"
+            />
+            <span className="note small" id={`${id}-prefix-hint`} data-testid="settings-ro-prefix-hint">
+              {t('money.roPrefixHint', { first: `${form.ro_prefix.trim()}000001` })}
+            </span>
+          </label>
           <div className="field-grid">
             {PAY_TYPES.map((p) => (
               <label key={p} className="field">

@@ -124,6 +124,8 @@ export function SessionDetailView({
   }
 
   const s = detail.session;
+  // A finalized RO is read-only until it is reopened; the backend refuses every change too.
+  const finalized = s.status === 'finalized';
   const verifyStatus: Record<string, BlobStatus> = {};
   for (const r of verify?.results ?? []) verifyStatus[r.artifact_id] = r.status;
   const languageLabel = LANGUAGES.find((l) => l.value === s.language)?.label ?? s.language;
@@ -267,11 +269,11 @@ export function SessionDetailView({
         onTurn={onTurn}
         unit={
           <>
-            <HeaderCard session={s} edits={detail.edits} visits={detail.earlier_visits} onSaved={onTurn} />
-            <ComplaintLines sessionId={s.id} refreshKey={s.updated_at} />
+            <HeaderCard session={s} edits={detail.edits} visits={detail.earlier_visits} readOnly={finalized} onSaved={onTurn} />
+            <ComplaintLines sessionId={s.id} refreshKey={s.updated_at} readOnly={finalized} />
           </>
         }
-        photos={<PhotosSection sessionId={s.id} artifacts={detail.artifacts} verifyStatus={verifyStatus} onUploaded={onUploaded} />}
+        photos={<PhotosSection sessionId={s.id} artifacts={detail.artifacts} verifyStatus={verifyStatus} readOnly={finalized} onUploaded={onUploaded} />}
       />
     </div>
   );

@@ -29,6 +29,23 @@ export function ErrorMessage({
   );
 }
 
+/**
+ * Why the edit controls beside it are disabled: the repair order is
+ * finalized. Those controls point here with `aria-describedby`.
+ */
+export function ReadOnlyNote({ id, testId }: { id: string; testId: string }) {
+  return (
+    <p className="note small read-only-note" id={id} data-testid={testId}>
+      {t('ro.readOnlyHow')}
+    </p>
+  );
+}
+
+/** The props that disable a control on a finalized repair order, with the reason. */
+export function lockedProps(readOnly: boolean, noteId: string) {
+  return readOnly ? { disabled: true, 'aria-describedby': noteId, title: t('ro.readOnlyHow') } : {};
+}
+
 /** An error's code, for whoever asks (a support call): closed by default. */
 export function ErrorCodeDetails({ code }: { code: string }) {
   return (

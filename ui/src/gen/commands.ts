@@ -1,7 +1,7 @@
 // Generated from the Rust types by `servicedesk::api::bindings`. Do not edit:
 // run `UPDATE_BINDINGS=1 cargo test --test tests bindings` instead.
 
-import type { Answer, AppInfo, ArrearsReport, ArrearsRequest, Artifact, ArtifactAddRequest, ArtifactAnnotateRequest, ArtifactContent, ArtifactContentRequest, ArtifactList, ArtifactMarkupRequest, ArtifactUploadRequest, ArtifactVerifyRequest, AskRequest, ChatTranscript, ChatTurnRequest, DemoReport, DraftSaved, Empty, ExportJob, ExportJobRef, ImportReport, ImportRequest, IngestReport, IngestRequest, ItemInfo, OrderList, OrdersRequest, PortalSettings, PortalSettingsRequest, Reopened, RepairOrder, ReportExport, ReportExportRequest, ReportFinalizeRequest, ReportFinalized, ReportList, ReportReopenRequest, ReportState, ReportsExportRequest, RoLineAuthorizeRequest, RoLineDeleteRequest, RoLineSaveRequest, RoSettings, RoSettingsPatch, RuleList, SearchQuery, SearchResults, Session, SessionContext, SessionDeleteRequest, SessionDeleted, SessionDetail, SessionExport, SessionList, SessionListRequest, SessionNewRequest, SessionRef, SessionUpdateRequest, ShopProfile, ShopSettingsRequest, SimulateRequest, SimulateResponse, SourceFile, SourceFileRequest, Sources, SyncRetryRequest, SyncStatus, Verification, VerifyReport, VerifyRequest } from './models';
+import type { Answer, AppInfo, ArrearsReport, ArrearsRequest, Artifact, ArtifactAddRequest, ArtifactAnnotateRequest, ArtifactContent, ArtifactContentRequest, ArtifactList, ArtifactMarkupRequest, ArtifactUploadRequest, ArtifactVerifyRequest, AskRequest, ChatTranscript, ChatTurnRequest, DemoReport, DraftSaved, Empty, ExportJob, ExportJobRef, ImportReport, ImportRequest, IngestReport, IngestRequest, ItemInfo, OrderList, OrdersRequest, PortalSettings, PortalSettingsRequest, Reopened, RepairOrder, ReportExport, ReportExportRequest, ReportFinalizeRequest, ReportFinalized, ReportList, ReportReopenRequest, ReportState, ReportsExportRequest, RoLineAuthorizeRequest, RoLineDeleteRequest, RoLineSaveRequest, RoSettingsPatch, RoSettingsView, RuleCreateRequest, RuleInfo, RuleList, RuleVersionAddRequest, SearchQuery, SearchResults, Session, SessionContext, SessionDeleteRequest, SessionDeleted, SessionDetail, SessionExport, SessionList, SessionListRequest, SessionNewRequest, SessionRef, SessionUpdateRequest, ShopProfile, ShopSettingsRequest, SimulateRequest, SimulateResponse, SourceFile, SourceFileRequest, Sources, SyncRetryRequest, SyncStatus, Verification, VerifyReport, VerifyRequest, VersionInfo } from './models';
 
 /** Every command `dispatch` serves, with its request and response. */
 export interface Commands {
@@ -37,6 +37,8 @@ export interface Commands {
   billing_simulate: { request: SimulateRequest; response: SimulateResponse };
   billing_rules: { request: Empty; response: RuleList };
   billing_rules_import: { request: ImportRequest; response: ImportReport };
+  billing_rule_create: { request: RuleCreateRequest; response: RuleInfo };
+  billing_rule_version_add: { request: RuleVersionAddRequest; response: VersionInfo };
   billing_orders: { request: OrdersRequest; response: OrderList };
   billing_orders_import: { request: ImportRequest; response: ImportReport };
   billing_arrears: { request: ArrearsRequest; response: ArrearsReport };
@@ -49,7 +51,7 @@ export interface Commands {
   ro_line_save: { request: RoLineSaveRequest; response: RepairOrder };
   ro_line_authorize: { request: RoLineAuthorizeRequest; response: RepairOrder };
   ro_line_delete: { request: RoLineDeleteRequest; response: RepairOrder };
-  ro_settings: { request: RoSettingsPatch; response: RoSettings };
+  ro_settings: { request: RoSettingsPatch; response: RoSettingsView };
   shop_settings: { request: ShopSettingsRequest; response: ShopProfile };
 }
 
@@ -89,6 +91,8 @@ export const COMMANDS: Command[] = [
   'billing_simulate',
   'billing_rules',
   'billing_rules_import',
+  'billing_rule_create',
+  'billing_rule_version_add',
   'billing_orders',
   'billing_orders_import',
   'billing_arrears',

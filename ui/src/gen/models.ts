@@ -790,7 +790,11 @@ title: string,
 /**
  * The isolated cause, once there is one.
  */
-cause: string | null, labor: Array<RoLaborInput>, parts: Array<RoPartInput>, };
+cause: string | null, 
+/**
+ * Whether the diagnosis has isolated its cause.
+ */
+isolated: boolean, labor: Array<RoLaborInput>, parts: Array<RoPartInput>, };
 
 /**
  * A labor line as the writer types it.
@@ -859,7 +863,13 @@ export type RoLineView = { id: string, line_no: number, complaint: string, pay_t
 /**
  * The labor rate of its pay type.
  */
-labor_rate: Money, labor: Array<RoLaborView>, parts: Array<RoPartView>, totals: RoTotals, authorization: RoAuthorization, };
+labor_rate: Money, labor: Array<RoLaborView>, parts: Array<RoPartView>, totals: RoTotals, authorization: RoAuthorization, 
+/**
+ * Whether the line's diagnosis (the one it is linked to, else the
+ * chat's complaint at its position) has isolated a cause: its estimate
+ * can be approved only then (a decline may come at any time).
+ */
+isolated: boolean, };
 
 /**
  * A part line as the writer types it.
@@ -896,7 +906,29 @@ export type RoSettingsPatch = { rate_customer?: string | null, rate_warranty?: s
 /**
  * Percent, up to three decimals ("8.25").
  */
-tax_rate?: string | null, labor_taxable?: boolean | null, };
+tax_rate?: string | null, labor_taxable?: boolean | null, 
+/**
+ * What every new RO number starts with ("RO-" gives RO-000001).
+ */
+ro_prefix?: string | null, };
+
+/**
+ * The repair order's settings: the RO number's prefix and the money.
+ */
+export type RoSettingsView = { 
+/**
+ * What every new RO number starts with; the number follows as six
+ * digits, one past the highest already issued under it.
+ */
+ro_prefix: string, labor_rates: RoLaborRates, 
+/**
+ * The tax rate in percent, up to three decimals ("8.25", "8.875").
+ */
+tax_rate: string, 
+/**
+ * Whether labor is taxed too (parts always are).
+ */
+labor_taxable: boolean, };
 
 /**
  * A line's or the repair order's amounts.
@@ -906,6 +938,13 @@ export type RoTotals = { labor: Money, parts: Money,
  * What the tax was computed on.
  */
 taxable: Money, tax: Money, total: Money, };
+
+/**
+ * A new rule: one record as a rule import has it (`rule_code`, `name`,
+ * `city_code`, `lot_codes`, `time_zone`, `status`, `versions`). Left as
+ * JSON so that a wrong field is reported the import's way, by its name.
+ */
+export type RuleCreateRequest = { rule: unknown, };
 
 /**
  * A stored rule with its versions (oldest first).
@@ -961,6 +1000,19 @@ pieces: Array<Piece>, };
  * inactive one is kept with its versions for the orders it priced.
  */
 export type RuleStatus = "active" | "inactive";
+
+/**
+ * A version added to a stored rule.
+ */
+export type RuleVersionAddRequest = { rule_code: string, 
+/**
+ * In the rule's time zone, as an import file has it (`2026-09-01T00:00`).
+ */
+effective_from: string, effective_to?: string | null, 
+/**
+ * The tariff (docs/spec/billing.md), checked field by field.
+ */
+payload: unknown, };
 
 export type SearchHit = { source_id: string, version: number, title: string, doc_type: string, source_type: string, language: string, 
 /**
