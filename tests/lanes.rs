@@ -149,4 +149,4 @@ fn messages_go_to_their_lane() {
     );
 }
 
-const MIN_LANE_ACCURACY: f64 = 0.93;
+const MIN_LANE_ACCURACY: f64 = 1.0;

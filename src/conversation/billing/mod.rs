@@ -342,7 +342,7 @@ fn billing_context(text: &str, lane: &Lane, just_billed: bool) -> bool {
     // their form are enough to tell a billing question.
     let bare = slots::read(text, &Known::default(), None);
     (lane.ask.is_some() && just_billed)
-        || intents::classify(text, &bare).is_some()
+        || intents::classify(text, &bare, just_billed && lane.shown.is_some()).is_some()
         || (just_billed && lane.shown.is_some())
         || (!lane.history.is_empty()
             && intents::is_recap(text)
@@ -417,7 +417,7 @@ pub fn turn(
 
 fn route(ctx: &Ctx, mut lane: Lane, just_billed: bool) -> Result<Option<TurnOutcome>, Need> {
     let text = ctx.text;
-    let intent = intents::classify(text, &ctx.read);
+    let intent = intents::classify(text, &ctx.read, just_billed && lane.shown.is_some());
 
     // 1. A pending slot question takes the reply right after it was asked;
     // once another lane has answered, the question is stale and dropped.
