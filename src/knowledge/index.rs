@@ -613,7 +613,7 @@ LIMIT ?10";
 /// A filter value the caller got wrong.
 #[derive(Debug, thiserror::Error)]
 pub enum SearchError {
-    #[error("at_time: {0:?} is not a date (YYYY-MM-DD) or an RFC 3339 time")]
+    #[error("at_time: {0:?} is not a time: use {forms}", forms = super::document::TIME_FORMS)]
     BadTime(String),
     #[error("top_k: {0} is more than {MAX_TOP_K}")]
     TopK(usize),
