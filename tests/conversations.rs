@@ -82,6 +82,9 @@ struct Expect {
     reply_contains: Option<Vec<String>>,
     /// Regexes (case-insensitive) the reply must not match.
     reply_not: Option<Vec<String>>,
+    /// The reply's last line starts with this: a detour ends on the step
+    /// it returns to, so nothing may follow that prompt.
+    last_line_starts: Option<String>,
     report_revision: Option<u32>,
     escalated: Option<bool>,
     /// Each entry must start one of the reply's citations (e.g. a source id).
@@ -232,6 +235,12 @@ fn check(e: &Expect, turn: &Value, history: &[Value], failures: &mut Vec<String>
         let re = Regex::new(&format!("(?i){pat}")).expect("reply_not pattern compiles");
         if re.is_match(text) {
             fail(format!("reply matches forbidden {pat:?}: {text:?}"));
+        }
+    }
+    if let Some(want) = &e.last_line_starts {
+        let last = text.lines().last().unwrap_or("");
+        if !last.starts_with(want.as_str()) {
+            fail(format!("last line {last:?} does not start with {want:?}"));
         }
     }
     if let Some(want) = e.report_revision {
