@@ -16,6 +16,8 @@ use servicedesk::engine::registry::REGISTRY;
 use servicedesk::store::NewSession;
 use servicedesk::Desk;
 
+use crate::lanes::billing_turn;
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Scenario {
@@ -80,6 +82,9 @@ struct Expect {
     reply_contains: Option<Vec<String>>,
     /// Regexes (case-insensitive) the reply must not match.
     reply_not: Option<Vec<String>>,
+    /// The reply's last line starts with this: a detour ends on the step
+    /// it returns to, so nothing may follow that prompt.
+    last_line_starts: Option<String>,
     report_revision: Option<u32>,
     escalated: Option<bool>,
     /// Each entry must start one of the reply's citations (e.g. a source id).
@@ -232,6 +237,12 @@ fn check(e: &Expect, turn: &Value, history: &[Value], failures: &mut Vec<String>
             fail(format!("reply matches forbidden {pat:?}: {text:?}"));
         }
     }
+    if let Some(want) = &e.last_line_starts {
+        let last = text.lines().last().unwrap_or("");
+        if !last.starts_with(want.as_str()) {
+            fail(format!("last line {last:?} does not start with {want:?}"));
+        }
+    }
     if let Some(want) = e.report_revision {
         if turn["report_revision"] != want {
             fail(format!(
@@ -243,7 +254,7 @@ fn check(e: &Expect, turn: &Value, history: &[Value], failures: &mut Vec<String>
 }
 
 /// Properties every turn of every scenario must keep, asserted or not.
-fn invariants(turn: &Value, history: &[Value], failures: &mut Vec<String>) {
+fn invariants(turn: &Value, history: &[Value], billing: bool, failures: &mut Vec<String>) {
     let kind = turn["reply"]["kind"].as_str().unwrap_or("");
     if kind == "fallback"
         && history
@@ -258,29 +269,29 @@ fn invariants(turn: &Value, history: &[Value], failures: &mut Vec<String>) {
             failures.push(format!("asked a completed step {step}"));
         }
     }
-    // A knowledge- or billing-lane turn says what fired with this turn's
-    // values, never the registry's static description of the class.
-    const LANE_INTENTS: [&str; 10] = [
-        "KNOWLEDGE",
-        "CANCEL",
-        "ARREARS_CHECK",
-        "FEE_VERIFY",
-        "RULE_EXPLAIN",
-        "SELECTION",
-        "CLARIFY",
-        "CANCEL_CLARIFICATION",
-        "OUT_OF_SCOPE",
-        "BILLING_RECAP",
-    ];
+    // Every turn, in every lane, opens its trace with what fired and this
+    // turn's values, never the registry's static description of the class.
+    // The billing lane names a class by its code ("T8: …"), the engine and
+    // the knowledge lane by its name ("T10_boundary: …").
     let trace = turn["trace"].as_str().unwrap_or("");
-    if LANE_INTENTS.contains(&turn["intent"].as_str().unwrap_or("")) {
-        let fired = turn["transition"].as_str().unwrap_or("");
-        if let Some(class) = REGISTRY.iter().find(|c| c.name == fired) {
-            if trace.contains(class.entry) || trace.contains(&format!("{fired} fired:")) {
-                failures.push(format!(
-                    "the trace gives {fired}'s static description, not what fired: {trace}"
-                ));
-            }
+    let fired = turn["transition"].as_str().unwrap_or("");
+    let code = fired.split('_').next().unwrap_or(fired);
+    let first = trace.split("; ").next().unwrap_or("");
+    let lane = if billing {
+        "billing"
+    } else {
+        "engine or knowledge"
+    };
+    if !(first.starts_with(&format!("{fired}: ")) || first.starts_with(&format!("{code}: "))) {
+        failures.push(format!(
+            "the {lane} trace does not open with what fired ({fired}): {trace}"
+        ));
+    }
+    if let Some(class) = REGISTRY.iter().find(|c| c.name == fired) {
+        if trace.contains(class.entry) || trace.contains(&format!("{fired} fired")) {
+            failures.push(format!(
+                "the {lane} trace gives {fired}'s static description, not what fired: {trace}"
+            ));
         }
     }
     let text = turn["reply"]["text"].as_str().unwrap_or("");
@@ -357,7 +368,7 @@ fn conversation_scenarios() {
                 languages.insert(turn["language"].as_str().unwrap().to_string());
                 let mut failures = Vec::new();
                 check(&t.expect, &turn, &history, &mut failures);
-                invariants(&turn, &history, &mut failures);
+                invariants(&turn, &history, billing_turn(&outcome), &mut failures);
                 for f in failures {
                     report.push(format!(
                         "{name} ({}) turn {} {:?}: {f}\n    reply: {:?}\n    trace: {}",

@@ -351,5 +351,49 @@ async fn a_pdf_sent_over_the_api_is_imported_and_a_scan_refused() {
         assert_eq!(e.code, "not_found", "{source} v{version}: {e:?}");
         assert!(e.message.contains(source), "{e:?}");
     }
+
+    // A chat reply cites only its chunk id: named, the file comes back with
+    // the page that chunk is on; a chunk of another source is refused.
+    let cited = hits["results"][0]["chunk_id"].as_str().unwrap().to_string();
+    let file = servicedesk::api::dispatch(
+        &desk,
+        "knowledge_source_file",
+        serde_json::json!({ "source_id": "pdf-n8", "version": 1, "chunk_id": cited }),
+    )
+    .await
+    .unwrap();
+    assert_eq!(file["page"], 3, "{cited}");
+    for wrong in [
+        "policy-labor-diagnostic-fees@v1#0",
+        "pdf-n8@v1#999",
+        "pdf-n8@v1#x",
+    ] {
+        let e = servicedesk::api::dispatch(
+            &desk,
+            "knowledge_source_file",
+            serde_json::json!({ "source_id": "pdf-n8", "version": 1, "chunk_id": wrong }),
+        )
+        .await
+        .unwrap_err();
+        assert_eq!(e.code, "invalid_input", "{wrong}: {e:?}");
+        assert!(e.message.starts_with("chunk_id: "), "{e:?}");
+    }
+    // The source list says which versions have a file to open.
+    let sources = servicedesk::api::dispatch(&desk, "knowledge_sources", serde_json::json!({}))
+        .await
+        .unwrap();
+    let has_file = |id: &str| {
+        sources["sources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["source_id"] == id)
+            .map(|s| s["has_file"].clone())
+    };
+    assert_eq!(has_file("pdf-n8"), Some(serde_json::json!(true)));
+    assert_eq!(
+        has_file("policy-labor-diagnostic-fees"),
+        Some(serde_json::json!(false))
+    );
     desk.close().await;
 }

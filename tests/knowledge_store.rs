@@ -301,6 +301,10 @@ fn bad_documents_are_reported_by_file_line_and_field_and_the_rest_imports() {
         (e["line"].as_u64(), e["field"].as_str()),
         (Some(5), Some("effective_from"))
     );
+    let message = e["message"].as_str().unwrap();
+    for form in ["YYYY-MM-DD", "YYYY-MM-DDTHH:MM", "RFC 3339"] {
+        assert!(message.contains(form), "{form} not named: {message}");
+    }
     let e = find("order.md");
     assert_eq!(
         (e["line"].as_u64(), e["field"].as_str()),
@@ -676,4 +680,46 @@ fn the_shops_own_document_outranks_a_default_on_the_same_subject() {
         source_of("component.water_heater.wh_board"),
         Some("default".into())
     );
+}
+
+/// The store's own validity time (the eval dataset's `at_time`, any caller
+/// below the api) takes every typed form and names them all when it is
+/// wrong; the api's `at_time` is read the same way, in the machine's zone.
+#[tokio::test]
+async fn the_validity_time_takes_every_typed_form_and_names_them() {
+    let data = tempfile::tempdir().unwrap();
+    let desk = servicedesk::Desk::open(data.path()).await.unwrap();
+    let query = |at: &str| servicedesk::knowledge::SearchQuery {
+        query: "storage fee".into(),
+        at_time: Some(at.into()),
+        ..Default::default()
+    };
+    for at in [
+        "2026-08-01",
+        "2026-08-01T12:00",
+        "2026-08-01T12:00:00+02:00",
+    ] {
+        desk.knowledge_search(&query(at))
+            .await
+            .unwrap_or_else(|e| panic!("{at}: {e}"));
+    }
+    let e = desk
+        .knowledge_search(&query("August 1"))
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("at_time: \"August 1\""), "{e}");
+    for form in ["YYYY-MM-DD", "YYYY-MM-DDTHH:MM", "RFC 3339"] {
+        assert!(e.contains(form), "{form} not named: {e}");
+    }
+    let e = servicedesk::api::dispatch(
+        &desk,
+        "knowledge_search",
+        serde_json::json!({ "query": "storage fee", "at_time": "August 1" }),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(e.code, "invalid_input");
+    assert!(e.message.contains("YYYY-MM-DDTHH:MM"), "{e:?}");
+    desk.close().await;
 }

@@ -45,12 +45,16 @@ pub struct IngestFile {
     pub content_base64: Option<String>,
 }
 
-/// Which imported file to show: a citation's source and version.
+/// Which imported file to show: a citation's source and version, and the
+/// cited chunk (`source@vN#i`) when the page to open is the one it is on.
 #[derive(Debug, Deserialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct SourceFileRequest {
     pub source_id: String,
     pub version: u32,
+    #[serde(default)]
+    #[ts(optional = nullable)]
+    pub chunk_id: Option<String>,
 }
 
 #[derive(Debug, Deserialize, Default, TS)]
@@ -114,7 +118,8 @@ pub async fn knowledge_source_file(
     desk: &Desk,
     req: SourceFileRequest,
 ) -> Result<index::SourceFile, AppError> {
-    desk.knowledge_source_file(&req.source_id, req.version)
+    let mut file = desk
+        .knowledge_source_file(&req.source_id, req.version)
         .await
         .map_err(storage)?
         .ok_or_else(|| {
@@ -125,7 +130,28 @@ pub async fn knowledge_source_file(
                     req.source_id, req.version
                 ),
             )
-        })
+        })?;
+    if let Some(chunk_id) = &req.chunk_id {
+        let not_its = || {
+            AppError::new(
+                "invalid_input",
+                format!(
+                    "chunk_id: {chunk_id:?} is not a chunk of {}@v{}",
+                    req.source_id, req.version
+                ),
+            )
+        };
+        let index = chunk_id
+            .strip_prefix(&format!("{}@v{}#", req.source_id, req.version))
+            .and_then(|i| i.parse::<i64>().ok())
+            .ok_or_else(not_its)?;
+        file.page = desk
+            .knowledge_chunk_page(&req.source_id, req.version, index)
+            .await
+            .map_err(storage)?
+            .ok_or_else(not_its)?;
+    }
+    Ok(file)
 }
 
 /// Imports what parses; the report lists every file that did not, with its

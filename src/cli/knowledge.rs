@@ -174,8 +174,15 @@ pub(super) async fn run(desk: &Desk, cmd: KnowledgeCmd) -> Result<ExitCode, AppE
             out,
         } => {
             use base64::Engine as _;
-            let file =
-                k::knowledge_source_file(desk, k::SourceFileRequest { source_id, version }).await?;
+            let file = k::knowledge_source_file(
+                desk,
+                k::SourceFileRequest {
+                    source_id,
+                    version,
+                    chunk_id: None,
+                },
+            )
+            .await?;
             let bytes = base64::engine::general_purpose::STANDARD
                 .decode(&file.data_base64)
                 .map_err(|e| AppError::new("storage", format!("the stored file: {e}")))?;

@@ -199,9 +199,12 @@ pub fn turn(
     if let Some(done) = billing::turn(engine, state, input, retrieved)? {
         return Ok(done);
     }
-    let out = engine.turn(state, ctx, input);
+    let mut out = engine.turn(state, ctx, input);
     if out.transition == TransitionId::D2Subflow {
         return cite_subflow(out, retrieved);
+    }
+    if out.transition == TransitionId::T9Recap {
+        recap_billing_too(engine, &mut out, input);
     }
     // Mid-diagnosis, only a question goes to the store: "whatever dude" is
     // an unclear answer to the step, not a query.
@@ -250,6 +253,36 @@ pub fn turn(
         input,
         &retrieval.hits,
     ))
+}
+
+/// T9 recaps billing history as well as diagnostic facts: a general recap
+/// ("what have we checked so far?", one that names no step) lists the
+/// billing answers of the session after the diagnosis's facts.
+fn recap_billing_too(engine: &Engine, out: &mut TurnOutcome, input: &str) {
+    let names_a_step = out
+        .state
+        .active_procedure
+        .as_deref()
+        .and_then(|p| engine.catalog.get(p))
+        .is_some_and(|p| !crate::engine::extract::steps_named(p, input).is_empty());
+    if names_a_step {
+        return;
+    }
+    if let Some((section, n)) = billing::history_section(&out.state) {
+        // Before the step the reply returns to, which stays its last line.
+        let prompt = engine
+            .step_prompt(&out.state)
+            .map(|(_, p)| format!("\n{p}"))
+            .filter(|p| out.reply.text.ends_with(p.as_str()));
+        let body = match &prompt {
+            Some(p) => out.reply.text[..out.reply.text.len() - p.len()].to_string(),
+            None => out.reply.text.clone(),
+        };
+        out.reply.text = format!("{body}\n\n{section}{}", prompt.unwrap_or_default());
+        out.trace.push(format!(
+            "T9 also recapped {n} billing answer(s) of this session"
+        ));
+    }
 }
 
 /// A question the shop's documents do not cover: said so in the session's

@@ -32,6 +32,16 @@ impl Desk {
         index::source_file(self.store().pool(), source_id, version).await
     }
 
+    /// The page a chunk of a source version is on (see [`index::chunk_page`]).
+    pub async fn knowledge_chunk_page(
+        &self,
+        source_id: &str,
+        version: u32,
+        index: i64,
+    ) -> index::Result<Option<Option<u32>>> {
+        index::chunk_page(self.store().pool(), source_id, version, index).await
+    }
+
     /// Stores the parsed documents and reports them with the files that did
     /// not parse (`parse_errors`).
     pub async fn knowledge_ingest(

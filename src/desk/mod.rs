@@ -800,7 +800,9 @@ fn read_only_turn(
             step_id: None,
             citations: Vec::new(),
         },
-        trace: vec!["the repair order is finalized: read-only until reopened".into()],
+        trace: vec![format!(
+            "T10_boundary: repair order {ro} is finalized (report revision {rev}): the note was recorded and changed nothing; read-only until reopened"
+        )],
         new_facts: Vec::new(),
         superseded: Vec::new(),
         report: None,

@@ -5,7 +5,7 @@
 
 use super::frontmatter::{self, Field, Value};
 use crate::engine::lexicon::is_language_tag;
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::Utc;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
@@ -406,7 +406,7 @@ fn from_fields(
                     file,
                     line,
                     Some(key),
-                    format!("{s:?} is not a date (YYYY-MM-DD) or an RFC 3339 time"),
+                    format!("{s:?} is not a date or time: use {TIME_FORMS}"),
                 )
             }),
         }
@@ -524,17 +524,19 @@ fn from_fields(
     })
 }
 
-/// `YYYY-MM-DD` (midnight UTC) or RFC 3339, as canonical UTC text that sorts by time.
+/// The time forms a document's dates and the store's `at_time` take, as
+/// their errors state them.
+pub const TIME_FORMS: &str = "YYYY-MM-DD, YYYY-MM-DDTHH:MM (UTC, as a date alone is) \
+                              or RFC 3339 with an offset (2026-03-02T08:00:00+08:00)";
+
+/// A time in one of [`TIME_FORMS`] (read by the `when` crate, the parser of
+/// every time field), as canonical UTC text that sorts by time. A document
+/// is read the same on every machine, so a time without an offset is UTC,
+/// as its date alone (midnight UTC) always was; the api reads a person's
+/// `at_time` in the machine's zone before it gets here.
 pub fn parse_time(s: &str) -> Option<String> {
-    if let Ok(d) = NaiveDate::parse_from_str(s, "%Y-%m-%d") {
-        return Some(format!("{}T00:00:00Z", d.format("%Y-%m-%d")));
-    }
-    let t = DateTime::parse_from_rfc3339(s).ok()?;
-    Some(
-        t.with_timezone(&Utc)
-            .format("%Y-%m-%dT%H:%M:%SZ")
-            .to_string(),
-    )
+    let t = crate::when::parse("time", s).ok()?.in_zone(&Utc);
+    Some(t.format("%Y-%m-%dT%H:%M:%SZ").to_string())
 }
 
 /// Line endings unified, control characters and trailing spaces dropped,
@@ -724,6 +726,30 @@ pub fn load_bytes(name: &str, bytes: &[u8]) -> (Vec<Document>, Vec<DocError>) {
         match parse_markdown(name, text) {
             Ok(d) => (vec![d], Vec::new()),
             Err(e) => (Vec::new(), vec![e]),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_time;
+
+    /// Every form the `when` crate takes; a time without an offset is UTC,
+    /// as a date alone is.
+    #[test]
+    fn document_times_take_every_typed_form() {
+        for (typed, utc) in [
+            ("2025-06-01", "2025-06-01T00:00:00Z"),
+            ("2025-06-01T12:00", "2025-06-01T12:00:00Z"),
+            ("2025-06-01 12:00:30", "2025-06-01T12:00:30Z"),
+            ("2025-06-01T12:00:00+02:00", "2025-06-01T10:00:00Z"),
+            ("2025-06-01T12:00+02:00", "2025-06-01T10:00:00Z"),
+            ("2025-06-01T12:00:00Z", "2025-06-01T12:00:00Z"),
+        ] {
+            assert_eq!(parse_time(typed).as_deref(), Some(utc), "{typed}");
+        }
+        for bad in ["", "June 1", "2025-13-01", "2025-06-01T25:00", "12:00"] {
+            assert_eq!(parse_time(bad), None, "{bad:?}");
         }
     }
 }

@@ -160,6 +160,9 @@ pub struct SourceInfo {
     pub ingested_at: String,
     /// The shop's own document or a shipped default.
     pub source: Source,
+    /// The version was imported from a file that is kept (a PDF the app
+    /// opens at a cited page).
+    pub has_file: bool,
 }
 
 fn now() -> String {
@@ -230,6 +233,9 @@ pub struct SourceFile {
     pub media_type: String,
     /// The file, base64 (standard alphabet, padded).
     pub data_base64: String,
+    /// The page the chunk the request named is on (a chat citation names
+    /// its chunk, not its page); none when no chunk was named.
+    pub page: Option<u32>,
 }
 
 /// The file `source_id` version `version` was imported from; `None` when
@@ -257,7 +263,31 @@ pub async fn source_file(
             title: r.get("title"),
             media_type: r.get("media_type"),
             data_base64: base64::engine::general_purpose::STANDARD.encode(bytes),
+            page: None,
         }
+    }))
+}
+
+/// The page chunk `index` of `source_id` version `version` is on: `None`
+/// when there is no such chunk, `Some(None)` for a chunk of a text document.
+pub async fn chunk_page(
+    pool: &SqlitePool,
+    source_id: &str,
+    version: u32,
+    index: i64,
+) -> Result<Option<Option<u32>>> {
+    let row = sqlx::query(
+        "SELECT c.page FROM knowledge_chunks c JOIN knowledge_sources s ON s.id = c.source_row
+         WHERE s.source_id = ? AND s.version = ? AND c.chunk_index = ?",
+    )
+    .bind(source_id)
+    .bind(version)
+    .bind(index)
+    .fetch_optional(pool)
+    .await?;
+    Ok(row.map(|r| {
+        r.get::<Option<i64>, _>("page")
+            .map(|p| p.clamp(1, u32::MAX as i64) as u32)
     }))
 }
 
@@ -517,7 +547,8 @@ fn paged_chunks(doc: &Document) -> Vec<(Option<u32>, chunk::Chunk)> {
 pub async fn list(pool: &SqlitePool) -> Result<Vec<SourceInfo>> {
     let at = now();
     let rows = sqlx::query(
-        "SELECT s.*, (SELECT COUNT(*) FROM knowledge_chunks c WHERE c.source_row = s.id) AS chunk_count
+        "SELECT s.*, (SELECT COUNT(*) FROM knowledge_chunks c WHERE c.source_row = s.id) AS chunk_count,
+                EXISTS (SELECT 1 FROM knowledge_files f WHERE f.source_row = s.id) AS has_file
          FROM knowledge_sources s ORDER BY s.source_id, s.version DESC",
     )
     .fetch_all(pool)
@@ -553,6 +584,7 @@ pub async fn list(pool: &SqlitePool) -> Result<Vec<SourceInfo>> {
                 origin: r.get("origin"),
                 ingested_at: r.get("ingested_at"),
                 source: Source::from_db(r.get::<&str, _>("source")),
+                has_file: r.get::<i64, _>("has_file") != 0,
             }
         })
         .collect())
@@ -581,7 +613,7 @@ LIMIT ?10";
 /// A filter value the caller got wrong.
 #[derive(Debug, thiserror::Error)]
 pub enum SearchError {
-    #[error("at_time: {0:?} is not a date (YYYY-MM-DD) or an RFC 3339 time")]
+    #[error("at_time: {0:?} is not a time: use {forms}", forms = super::document::TIME_FORMS)]
     BadTime(String),
     #[error("top_k: {0} is more than {MAX_TOP_K}")]
     TopK(usize),

@@ -346,6 +346,8 @@ export interface CitationNames {
   parts: Record<string, string>;
   /** Knowledge source id → its document title. */
   documents: Record<string, string>;
+  /** `source_id@vN` of the versions imported from a file (a PDF the app opens at a cited page). */
+  files?: ReadonlySet<string>;
 }
 
 export const NO_NAMES: CitationNames = { systems: {}, parts: {}, documents: {} };

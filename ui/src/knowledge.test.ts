@@ -212,6 +212,7 @@ function source(over: Partial<KnowledgeSource> = {}): KnowledgeSource {
     origin: 'knowledge/x.md',
     ingested_at: '2026-11-23T21:33:24Z',
     source: 'default',
+    has_file: false,
     ...over,
   };
 }

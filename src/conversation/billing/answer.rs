@@ -706,20 +706,7 @@ pub(super) fn recap(ctx: &Ctx, lane: Lane) -> TurnOutcome {
     let text = match (&asked, entries.is_empty()) {
         (Some(a), true) => format!("{a} {}.", w.recap_not_checked),
         (None, true) => w.recap_none.to_string(),
-        _ => {
-            let mut t = format!("{}:", w.recap_intro);
-            for c in &entries {
-                t.push_str(&format!(
-                    "\n- {} {}: {} {} → {}",
-                    w.turn,
-                    c.turn,
-                    c.intent.name(),
-                    c.subject,
-                    c.summary
-                ));
-            }
-            t
-        }
+        _ => history_text(w, &entries),
     };
     let fired = format!(
         "T9: billing recap{} from {} recorded answer(s): {} match(es), nothing invented",
@@ -739,6 +726,23 @@ pub(super) fn recap(ctx: &Ctx, lane: Lane) -> TurnOutcome {
         Vec::new(),
         true,
     )
+}
+
+/// The recorded answers under the recap's heading, one line each: the
+/// turn, the intent, the subject and what the answer said.
+pub(super) fn history_text(w: &Words, entries: &[&Checked]) -> String {
+    let mut t = format!("{}:", w.recap_intro);
+    for c in entries {
+        t.push_str(&format!(
+            "\n- {} {}: {} {} → {}",
+            w.turn,
+            c.turn,
+            c.intent.name(),
+            c.subject,
+            c.summary
+        ));
+    }
+    t
 }
 
 /// T10: a billing question the records cannot answer (refunds, discounts).

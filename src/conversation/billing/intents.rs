@@ -131,7 +131,9 @@ static PAY_METHOD: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-pub fn classify(text: &str, read: &Read) -> Option<Intent> {
+/// `after_answer`: a billing answer is on screen, so "do we owe them or do
+/// they owe us?" asks about it (T8); with none shown it is an arrears check.
+pub fn classify(text: &str, read: &Read, after_answer: bool) -> Option<Intent> {
     // A named order is verified (its answer says what was paid, so "does
     // ORD-005 owe anything?" is answered too).
     if read.has("order_no") {
@@ -140,7 +142,7 @@ pub fn classify(text: &str, read: &Read) -> Option<Intent> {
     // "El capacitor marca 12 uf, debe ser 45", "должен быть 45": what a
     // reading should be, not what anyone owes.
     let text = &*SHOULD_BE.replace_all(text, " ");
-    if ARREARS.is_match(text) && !META_DIRECTION.is_match(text) {
+    if ARREARS.is_match(text) && !(after_answer && META_DIRECTION.is_match(text)) {
         return Some(Intent::ArrearsCheck);
     }
     if RULE.is_match(text)
@@ -245,7 +247,7 @@ mod tests {
     #[test]
     fn intents_route_deterministically_and_leave_diagnosis_alone() {
         let k = known();
-        let c = |t: &str| classify(t, &read(t, &k, None));
+        let c = |t: &str| classify(t, &read(t, &k, None), true);
         assert_eq!(
             c("does plate 7ABC123 owe anything?"),
             Some(Intent::ArrearsCheck)
@@ -253,6 +255,16 @@ mod tests {
         assert_eq!(c("why was ORD-022 charged 15?"), Some(Intent::FeeVerify));
         assert_eq!(c("explain the lot B rule"), Some(Intent::RuleExplain));
         assert_eq!(c("do we owe them or do they owe us?"), None);
+        // With no answer on screen, who owes whom is the arrears check itself.
+        let t = "do they owe us for the storage in SH lot A?";
+        assert_eq!(
+            classify(t, &read(t, &k, None), false),
+            Some(Intent::ArrearsCheck)
+        );
+        let t = "verify order SH-1001 for plate 沪A12345";
+        let r = read(t, &k, None);
+        assert_eq!(r.get("order_no"), Some("SH-1001"));
+        assert_eq!(classify(t, &r, false), Some(Intent::FeeVerify));
         for diag in [
             "check the fuse",
             "rule out the capacitor",

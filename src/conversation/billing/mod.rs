@@ -342,7 +342,7 @@ fn billing_context(text: &str, lane: &Lane, just_billed: bool) -> bool {
     // their form are enough to tell a billing question.
     let bare = slots::read(text, &Known::default(), None);
     (lane.ask.is_some() && just_billed)
-        || intents::classify(text, &bare).is_some()
+        || intents::classify(text, &bare, just_billed && lane.shown.is_some()).is_some()
         || (just_billed && lane.shown.is_some())
         || (!lane.history.is_empty()
             && intents::is_recap(text)
@@ -417,7 +417,7 @@ pub fn turn(
 
 fn route(ctx: &Ctx, mut lane: Lane, just_billed: bool) -> Result<Option<TurnOutcome>, Need> {
     let text = ctx.text;
-    let intent = intents::classify(text, &ctx.read);
+    let intent = intents::classify(text, &ctx.read, just_billed && lane.shown.is_some());
 
     // 1. A pending slot question takes the reply right after it was asked;
     // once another lane has answered, the question is stale and dropped.
@@ -471,9 +471,17 @@ fn route(ctx: &Ctx, mut lane: Lane, just_billed: bool) -> Result<Option<TurnOutc
 
     // 2. Recap of the billing history (also mid-diagnosis, when it names a
     // plate, an order or billing): "did we check ORD-022?" is not a verify.
-    let about_billing =
-        just_billed || billing_words(text) || ctx.read.has("plate_no") || ctx.read.has("order_no");
-    if intents::is_recap(text) && !lane.history.is_empty() && about_billing {
+    let names_billing = billing_words(text) || ctx.read.has("plate_no") || ctx.read.has("order_no");
+    // Mid-diagnosis, a recap that names nothing of billing ("what have we
+    // checked so far?") is the engine's, even right after a billing answer:
+    // it lists the diagnosis's facts and then these answers.
+    if ctx.state.active_step.is_some()
+        && !names_billing
+        && crate::engine::lexicon::RECAP.is_match(text)
+    {
+        return Ok(None);
+    }
+    if intents::is_recap(text) && !lane.history.is_empty() && (just_billed || names_billing) {
         return Ok(Some(answer::recap(ctx, lane)));
     }
 
@@ -1010,6 +1018,22 @@ fn follow_up(ctx: &Ctx, mut lane: Lane) -> Result<Option<TurnOutcome>, Need> {
         }
     }
     Ok(None)
+}
+
+/// The billing answers of this session, for a general recap the engine
+/// gives mid-diagnosis ("what have we checked so far?"): `None` when the
+/// lane answered nothing yet. The lines are the billing recap's (T9), so
+/// the two recaps read alike.
+pub(crate) fn history_section(state: &SessionState) -> Option<(String, usize)> {
+    let lane = Lane::from_state(state);
+    if lane.history.is_empty() {
+        return None;
+    }
+    let entries: Vec<&Checked> = lane.history.iter().collect();
+    Some((
+        answer::history_text(words(&state.language), &entries),
+        entries.len(),
+    ))
 }
 
 fn save(state: &SessionState, lane: &Lane, kind: ReplyKind) -> SessionState {

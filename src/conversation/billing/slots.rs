@@ -123,6 +123,14 @@ impl Read {
 }
 
 pub static ORDER: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b((?:ord|p|ord-no)-?\d{2,})\b"));
+/// "order SH-1001": another shop's order numbering, named as an order. Not
+/// in the store it is still the order asked about (the tool says it is not
+/// found), never a plate.
+static ORDER_NAMED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:order|pedido|orden|заказ\w*)\s*(?:no\.?|#|№)?\s*([a-z]{1,4}-\d{2,})\b|订单\s*([a-z]{1,4}-\d{2,})",
+    )
+});
 static PLATE_NAMED: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)(?:plate|placa|matr[ií]cula|номер\w*|госномер\w*|车牌号?)\s*(?:no\.?|number|#|:|n[uú]mero)?\s*(\p{Han}?[\p{L}0-9][\p{L}0-9]{1,9})",
@@ -471,11 +479,17 @@ pub fn read(text: &str, known: &Known, prev_year: Option<i32>) -> Read {
             Err(_) => {}
         }
     };
-    if let Some(m) = ORDER.captures(&rest).and_then(|c| c.get(1)) {
+    let order = ORDER.captures(&rest).and_then(|c| c.get(1)).or_else(|| {
+        ORDER_NAMED
+            .captures(&rest)
+            .and_then(|c| c.get(1).or_else(|| c.get(2)))
+    });
+    if let Some(m) = order {
         out.values
             .push(("order_no", m.as_str().to_ascii_uppercase()));
     }
-    let without_order = ORDER.replace_all(&rest, " ").to_string();
+    let without_order = ORDER.replace_all(&rest, " ");
+    let without_order = ORDER_NAMED.replace_all(&without_order, " ").to_string();
     if let Some(m) = PLATE_NAMED.captures(&without_order).and_then(|c| c.get(1)) {
         // "номер заказа": a word after the keyword is not a plate typed wrong.
         let typed = m.as_str().chars().any(|c| c.is_ascii_digit());

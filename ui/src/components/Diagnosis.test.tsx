@@ -334,6 +334,62 @@ describe('context panel', () => {
     expect(seen).toEqual(['faq-warranty-eligibility']);
   });
 
+  it('opens a cited PDF at the page its chunk is on from a chat citation chip, and says so when the file is gone', async () => {
+    const created: Blob[] = [];
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: (b: Blob) => (created.push(b), 'blob:pdf-chat'), revokeObjectURL: () => {} }));
+    const diag = fakeDiagnosis();
+    const turns: Turn[] = [
+      {
+        id: 't1',
+        session_id: diag.session.id,
+        seq: 1,
+        created_at: '2026-11-23T10:00:00Z',
+        input: 'what is the flue baffle clearance?',
+        reply: JSON.stringify({ kind: 'answer', text: 'See the manual.', step_id: null, citations: ['pdf-n8@v1#4', 'faq-warranty-eligibility@v1#0'] }),
+        intent: 'KNOWLEDGE',
+        transition: 'T1_root_entry',
+        trace: {},
+      },
+    ];
+    let missing = false;
+    const { root, backend } = await open(
+      {
+        session_show: () => ({ session: diag.session, turns, artifacts: [], state: makeState(), edits: [], earlier_visits: [] }),
+        knowledge_sources: () => ({
+          sources: [
+            { source_id: 'pdf-n8', version: 1, title: 'Norcold N8 manual', has_file: true } as SourceInfo,
+            { source_id: 'faq-warranty-eligibility', version: 1, title: 'Warranty eligibility', has_file: false } as SourceInfo,
+          ],
+        }),
+        knowledge_source_file: (req: CommandRequest<'knowledge_source_file'>) => {
+          if (missing) throw appError('not_found', 'pdf-n8 version 1: no imported file');
+          return { source_id: req.source_id, version: req.version, title: 'Norcold N8 manual', media_type: 'application/pdf', data_base64: btoa('%PDF-1.4 n8'), page: 3 };
+        },
+      },
+      diag,
+    );
+    await waitFor(() => allByTestId(root, 'citation-chip')[0]?.getAttribute('data-kind') === 'pdf');
+    const [pdf, text] = allByTestId(root, 'citation-chip');
+    expect(pdf.textContent).toBe('▤Norcold N8 manual · part 5');
+    expect(text.getAttribute('data-kind')).toBe('knowledge');
+    click(pdf);
+    const dialog = await waitFor(() => byTestId(document.body, 'source-file-dialog'));
+    // The chip names its chunk; the page is the one the backend says it is on.
+    expect(backend.callsOf('knowledge_source_file')).toEqual([{ source_id: 'pdf-n8', version: 1, chunk_id: 'pdf-n8@v1#4' }]);
+    expect(dialog.textContent).toContain('Norcold N8 manual, p. 3');
+    expect(byTestId(dialog, 'source-file-frame')!.getAttribute('src')).toBe('blob:pdf-chat#page=3');
+    expect(created[0].type).toBe('application/pdf');
+    act(() => {
+      window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
+    });
+    expect(byTestId(document.body, 'source-file-dialog')).toBeNull();
+    missing = true;
+    click(allByTestId(root, 'citation-chip')[0]);
+    const error = await waitFor(() => byTestId(root, 'citation-file-error'));
+    expect(error.textContent).toContain('no imported file');
+    expect(byTestId(document.body, 'source-file-dialog')).toBeNull();
+  });
+
   it('shows a context error without blocking the chat', async () => {
     const diag = fakeDiagnosis();
     installFakeBackend({

@@ -29,6 +29,7 @@ import { parseRuleCitation } from '../billing';
 import { artifactProblemLabel, ErrorMessage } from './common';
 import { ContextPanel } from './ContextPanel';
 import { ReportText } from './ReportText';
+import { useSourceFile } from './SourceFile';
 import { TabList, tabId, type TabItem } from './Tabs';
 
 /** A photo picked for the next message. */
@@ -107,10 +108,15 @@ export function DiagnosisSection({
 
   // Document titles for the citation chips; without them a chip names its source id in words.
   const [documents, setDocuments] = useState<Record<string, string>>({});
+  const [files, setFiles] = useState<ReadonlySet<string>>(new Set());
   useEffect(() => {
     let alive = true;
     api.knowledgeSources().then(
-      (r) => alive && setDocuments(Object.fromEntries(r.sources.map((x) => [x.source_id, x.title]))),
+      (r) => {
+        if (!alive) return;
+        setDocuments(Object.fromEntries(r.sources.map((x) => [x.source_id, x.title])));
+        setFiles(new Set(r.sources.filter((x) => x.has_file).map((x) => `${x.source_id}@v${x.version}`)));
+      },
       () => undefined,
     );
     return () => {
@@ -121,8 +127,8 @@ export function DiagnosisSection({
     const parts: Record<string, string> = {};
     for (const st of context?.steps ?? []) parts[st.id] = st.question;
     if (context?.isolation.finding && context.isolation.cause) parts[context.isolation.finding] = context.isolation.cause;
-    return { systems: context?.system ? { [context.system.id]: context.system.title } : {}, parts, documents };
-  }, [context, documents]);
+    return { systems: context?.system ? { [context.system.id]: context.system.title } : {}, parts, documents, files };
+  }, [context, documents, files]);
 
   // A session opened or just created: the technician's next move is to type.
   useEffect(() => {
@@ -639,11 +645,13 @@ function ChatTurnView({
 
 /**
  * A reply's citations in words: knowledge chunks (`source@vN#chunk`) as chips
- * naming the document and its part, which open it in the Knowledge workspace;
+ * naming the document and its part, which open it in the Knowledge workspace,
+ * or, for a PDF the shop imported, open the PDF at the page the chunk is on;
  * a procedure's as its title and the step or finding used. The ids themselves
  * are under "Details".
  */
 function ReplyCitations({ citations, names }: { citations: string[]; names: CitationNames }) {
+  const file = useSourceFile();
   if (citations.length === 0) return null;
   const { knowledge, other } = splitCitations(citations);
   const otherText = other.map((c) => procedureCitationText(c, names) ?? c);
@@ -671,6 +679,21 @@ function ReplyCitations({ citations, names }: { citations: string[]; names: Cita
                     </span>
                     {rule.rule_code} v{rule.version_no}
                   </button>
+                ) : names.files?.has(`${ref.source_id}@v${ref.version}`) ? (
+                  <button
+                    type="button"
+                    className="chip citation-chip pdf-chip"
+                    title={t('chat.pdfChipTitle', { raw: ref.raw })}
+                    data-testid="citation-chip"
+                    data-kind="pdf"
+                    data-citation={ref.raw}
+                    onClick={() => void file.open(ref.source_id, ref.version, { chunkId: ref.raw })}
+                  >
+                    <span aria-hidden="true" className="chip-icon">
+                      ▤
+                    </span>
+                    {documentCitationText(ref, names)}
+                  </button>
                 ) : (
                   <button
                     type="button"
@@ -692,6 +715,8 @@ function ReplyCitations({ citations, names }: { citations: string[]; names: Cita
           })}
         </ul>
       )}
+      <ErrorMessage error={file.error} testId="citation-file-error" />
+      {file.dialog}
       {other.length > 0 && (
         <div className="citations small" data-testid="citations">
           {t('chat.sources')} {otherText.join('; ')}

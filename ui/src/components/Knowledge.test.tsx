@@ -26,6 +26,7 @@ function src(over: Record<string, unknown> = {}) {
     origin: 'knowledge/policy-storage-fees.v2.md',
     ingested_at: '2026-11-23T21:33:24Z',
     source: 'default' as const,
+    has_file: false,
     ...over,
   };
 }
@@ -310,7 +311,7 @@ describe('search', () => {
     let fail = true;
     const { root } = await openKnowledge({
       knowledge_search: () => {
-        if (fail) throw appError('invalid_input', 'at_time: "x" is not a date (YYYY-MM-DD) or an RFC 3339 time');
+        if (fail) throw appError('invalid_input', 'at_time: "x" is not a time: use YYYY-MM-DD, YYYY-MM-DDTHH:MM (local time) or RFC 3339 with an offset');
         return { results: [] };
       },
     });
@@ -345,7 +346,7 @@ describe('ask', () => {
       knowledge_ask: () => ({ conclusion: 'See the manual.', key_points: [{ text: 'Sail switch.', citation: 0 }], citations: [citation], clarifying_questions: [], requires_handoff: false }),
       knowledge_source_file: () => {
         if (missing) throw appError('not_found', 'atwood-manual version 2: no imported file');
-        return { source_id: 'atwood-manual', version: 2, title: 'Atwood 8500 manual', media_type: 'application/pdf', data_base64: btoa('%PDF-1.4 x') };
+        return { source_id: 'atwood-manual', version: 2, title: 'Atwood 8500 manual', media_type: 'application/pdf', data_base64: btoa('%PDF-1.4 x'), page: null };
       },
     });
     typeInto(byTestId(root, 'ask-input')!, 'sail switch?');

@@ -2,10 +2,11 @@
 // key points with [n] markers, the citations), and the questions a document
 // asks first (the chat asks those one by one).
 
-import { useEffect, useId, useState, type KeyboardEvent } from 'react';
+import { useId, useState, type KeyboardEvent } from 'react';
 import { api, type KnowledgeAnswer } from '../api';
 import { toApiError, type ApiError } from '../transport';
-import { ErrorMessage, Modal } from './common';
+import { ErrorMessage } from './common';
+import { useSourceFile } from './SourceFile';
 import { Highlighted } from './KnowledgeSearch';
 import { t } from '../i18n';
 
@@ -15,23 +16,12 @@ export function KnowledgeAsk() {
   const [error, setError] = useState<ApiError | null>(null);
   const [asking, setAsking] = useState(false);
   const id = useId();
-  const [shown, setShown] = useState<{ title: string; page: number; url: string } | null>(null);
+  const file = useSourceFile();
+  const shownError = error ?? file.error;
 
-  // The PDF lives in a blob URL for as long as it is shown; the viewer opens
-  // it at the cited page (`#page=N`, which PDF viewers in browsers and web
-  // views read).
-  useEffect(() => () => void (shown && URL.revokeObjectURL(shown.url)), [shown]);
-
-  async function openFile(sourceId: string, version: number, page: number) {
+  function openFile(sourceId: string, version: number, page: number) {
     setError(null);
-    try {
-      const file = await api.knowledgeSourceFile({ source_id: sourceId, version });
-      const bytes = Uint8Array.from(atob(file.data_base64), (ch) => ch.charCodeAt(0));
-      const url = URL.createObjectURL(new Blob([bytes], { type: file.media_type }));
-      setShown({ title: file.title, page, url });
-    } catch (e) {
-      setError(toApiError(e));
-    }
+    return file.open(sourceId, version, { page });
   }
 
   async function ask() {
@@ -82,8 +72,8 @@ export function KnowledgeAsk() {
           placeholder={t('knowledge.askPlaceholder')}
           onChange={(e) => setQuestion(e.target.value)}
           onKeyDown={onKeyDown}
-          aria-describedby={error ? `${id}-err` : undefined}
-          aria-invalid={error ? true : undefined}
+          aria-describedby={shownError ? `${id}-err` : undefined}
+          aria-invalid={shownError ? true : undefined}
           data-testid="ask-input"
         />
         <button type="submit" className="btn primary" disabled={asking} aria-busy={asking} data-testid="ask-button">
@@ -91,27 +81,12 @@ export function KnowledgeAsk() {
         </button>
       </form>
       <div id={`${id}-err`}>
-        <ErrorMessage error={error} testId="ask-error" />
+        <ErrorMessage error={shownError} testId="ask-error" />
       </div>
       <div aria-live="polite" aria-busy={asking}>
         {asked && <AnswerView answer={asked.answer} question={asked.question} onOpen={openFile} />}
       </div>
-      {shown && (
-        <Modal
-          title={t('knowledge.fileTitle', { title: shown.title, page: shown.page })}
-          onClose={() => setShown(null)}
-          closeLabel={t('common.close')}
-          testId="source-file-dialog"
-          wide
-        >
-          <iframe
-            className="source-file"
-            title={t('knowledge.fileTitle', { title: shown.title, page: shown.page })}
-            src={`${shown.url}#page=${shown.page}`}
-            data-testid="source-file-frame"
-          />
-        </Modal>
-      )}
+      {file.dialog}
     </section>
   );
 }

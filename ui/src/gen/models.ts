@@ -1316,12 +1316,18 @@ export type SourceFile = { source_id: string, version: number, title: string, me
 /**
  * The file, base64 (standard alphabet, padded).
  */
-data_base64: string, };
+data_base64: string, 
+/**
+ * The page the chunk the request named is on (a chat citation names
+ * its chunk, not its page); none when no chunk was named.
+ */
+page: number | null, };
 
 /**
- * Which imported file to show: a citation's source and version.
+ * Which imported file to show: a citation's source and version, and the
+ * cited chunk (`source@vN#i`) when the page to open is the one it is on.
  */
-export type SourceFileRequest = { source_id: string, version: number, };
+export type SourceFileRequest = { source_id: string, version: number, chunk_id?: string | null, };
 
 /**
  * A stored source version, for `knowledge list`.
@@ -1334,7 +1340,12 @@ active: boolean, chunks: number, clarifying_questions: number, requires_handoff:
 /**
  * The shop's own document or a shipped default.
  */
-source: Source, };
+source: Source, 
+/**
+ * The version was imported from a file that is kept (a PDF the app
+ * opens at a cited page).
+ */
+has_file: boolean, };
 
 export type Sources = { sources: Array<SourceInfo>, };
 

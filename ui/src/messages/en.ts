@@ -185,6 +185,7 @@ export const en = {
   'chat.citationsLabel': 'Knowledge sources of this reply',
   'chat.ruleChipTitle': '{raw}: show rule {code} version {version} in the Billing workspace',
   'chat.sourceChipTitle': '{raw}: show this source in the Knowledge workspace',
+  'chat.pdfChipTitle': '{raw}: open the PDF at the cited page',
   'chat.sources': 'Sources:',
   'chat.loadingThumb': 'Loading thumbnail',
   'chat.fileTooLarge': '{name} is {size}; files can be at most {max}',

@@ -183,6 +183,7 @@ export const es: Messages = {
   'chat.citationsLabel': 'Fuentes de conocimiento de esta respuesta',
   'chat.ruleChipTitle': '{raw}: mostrar la regla {code} versión {version} en Cobros',
   'chat.sourceChipTitle': '{raw}: mostrar esta fuente en Conocimiento',
+  'chat.pdfChipTitle': '{raw}: abrir el PDF en la página citada',
   'chat.sources': 'Fuentes:',
   'chat.loadingThumb': 'Cargando miniatura',
   'chat.fileTooLarge': '{name} ocupa {size}; los archivos pueden ocupar como máximo {max}',

@@ -183,6 +183,7 @@ export const ru: Messages = {
   'chat.citationsLabel': 'Источники этого ответа',
   'chat.ruleChipTitle': '{raw}: показать правило {code} версии {version} в разделе «Оплата»',
   'chat.sourceChipTitle': '{raw}: показать источник в разделе «Знания»',
+  'chat.pdfChipTitle': '{raw}: открыть PDF на цитируемой странице',
   'chat.sources': 'Источники:',
   'chat.loadingThumb': 'Загрузка миниатюры',
   'chat.fileTooLarge': '{name}: {size}; файл может быть не больше {max}',

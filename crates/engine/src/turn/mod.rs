@@ -133,6 +133,15 @@ struct Turn<'a> {
     /// The confirmation the previous turn asked for: it answers only the
     /// very next message, and only while its step is still the one asked.
     pending: Option<PendingConfirmation>,
+    /// Where the session stood before this turn, so the trace's first line
+    /// can say what this turn changed.
+    before: Before,
+}
+
+struct Before {
+    procedure: Option<String>,
+    finding: Option<String>,
+    labor: (LaborStatus, Option<String>),
 }
 
 fn sanitize(input: &str) -> String {
@@ -255,6 +264,15 @@ impl<'a> Turn<'a> {
             std::borrow::Cow::Owned(plain) => plain,
             std::borrow::Cow::Borrowed(_) => text,
         };
+        let before = Before {
+            procedure: st.active_procedure.clone(),
+            finding: st
+                .isolation
+                .complete
+                .then(|| st.isolation.finding.clone())
+                .flatten(),
+            labor: (st.labor.status, labor_hours_of(&st)),
+        };
         Turn {
             engine,
             ctx,
@@ -266,6 +284,7 @@ impl<'a> Turn<'a> {
             superseded: Vec::new(),
             report: None,
             pending,
+            before,
         }
     }
 
@@ -316,6 +335,83 @@ impl<'a> Turn<'a> {
             .and_then(|s| proc.step_index(s))
     }
 
+    /// The trace's first line: the class that fired and this turn's values
+    /// (the message, the facts recorded with their readings, what they
+    /// superseded, the part asked about, the finding, labor, report, and
+    /// the step the reply asks or returns to), never the registry's text.
+    fn fired(&self, intent: &str, transition: TransitionId, reply: &Reply) -> String {
+        let mut said = Vec::new();
+        let system = self.st.active_procedure.as_deref();
+        if system != self.before.procedure.as_deref() {
+            if let Some(sys) = system {
+                let symptom = self.st.symptom.as_deref().unwrap_or("?");
+                said.push(format!("{sys} opened on symptom {symptom}"));
+            }
+        }
+        if self.new_facts.is_empty() {
+            said.push("nothing recorded".into());
+        } else {
+            let facts: Vec<String> = self.new_facts.iter().map(fact_values).collect();
+            said.push(format!("recorded {}", facts.join(", ")));
+        }
+        for (old, new) in &self.superseded {
+            said.push(format!("{old} superseded by {new}"));
+        }
+        if transition == TransitionId::D2Subflow {
+            if let Some(t) = self.st.topic_stack.last() {
+                let part = t.topic.split(':').next().unwrap_or(&t.topic);
+                said.push(format!("{:?} of {part}", t.submode).to_lowercase());
+            }
+        }
+        let finding = self
+            .st
+            .isolation
+            .complete
+            .then_some(self.st.isolation.finding.as_deref())
+            .flatten();
+        if finding != self.before.finding.as_deref() {
+            match finding {
+                Some(f) => said.push(format!(
+                    "finding {f} isolated{}",
+                    if self.st.isolation.invalidated {
+                        " (replanned)"
+                    } else {
+                        ""
+                    }
+                )),
+                None => said.push(format!(
+                    "isolation {} reopened",
+                    self.before.finding.as_deref().unwrap_or("?")
+                )),
+            }
+        }
+        let labor = (self.st.labor.status, labor_hours_of(&self.st));
+        if labor != self.before.labor {
+            said.push(format!(
+                "labor {:?} {} h",
+                labor.0,
+                labor.1.as_deref().unwrap_or("-")
+            ));
+        }
+        if let Some((rev, _)) = &self.report {
+            said.push(format!("report revision {rev} written"));
+        }
+        let step = reply.step_id.as_deref();
+        let reply_part = match (reply.kind, step) {
+            (ReplyKind::Question, Some(s)) => format!("asking {s}"),
+            (ReplyKind::Clarification, Some(s)) => format!("confirming {s}"),
+            (kind, Some(s)) => format!("{} reply, step {s} open", kind.as_str()),
+            (kind, None) => format!("{} reply", kind.as_str()),
+        };
+        format!(
+            "{}: {intent} on {} in {} → {}; {reply_part}",
+            transition.name(),
+            quoted(&self.text),
+            system.unwrap_or("no procedure"),
+            said.join("; ")
+        )
+    }
+
     fn finish(
         mut self,
         intent: &'static str,
@@ -356,10 +452,8 @@ impl<'a> Turn<'a> {
                 self.st.submode = Submode::Main;
             }
         }
-        self.trace.insert(
-            0,
-            format!("{} fired: {}", transition.name(), transition.class().entry),
-        );
+        let fired = self.fired(intent, transition, &reply);
+        self.trace.insert(0, fired);
         TurnOutcome {
             state: self.st,
             intent,
@@ -372,6 +466,48 @@ impl<'a> Turn<'a> {
             report: self.report,
         }
     }
+}
+
+/// A turn's labor hours, as the state shows them: confirmed, else estimated.
+fn labor_hours_of(st: &SessionState) -> Option<String> {
+    st.labor
+        .confirmed_hours
+        .clone()
+        .or_else(|| st.labor.estimated_hours.clone())
+}
+
+/// A recorded fact with this turn's values: its name or subject, the
+/// outcome it selects and the reading it came with.
+fn fact_values(f: &Fact) -> String {
+    let name = f.name.as_deref().unwrap_or(&f.subject);
+    let mut s = match &f.outcome {
+        Some(o) => format!("{name} = {o}"),
+        None => name.to_string(),
+    };
+    if let Some(v) = &f.value {
+        s.push_str(&format!(
+            " ({v}{})",
+            f.unit
+                .as_deref()
+                .map(|u| format!(" {u}"))
+                .unwrap_or_default()
+        ));
+    }
+    s
+}
+
+/// The first 60 characters of a message, quoted for a trace line.
+fn quoted(input: &str) -> String {
+    let clean: String = input
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let clean = clean.trim();
+    let mut head: String = clean.chars().take(60).collect();
+    if clean.chars().count() > 60 {
+        head.push('…');
+    }
+    format!("«{head}»")
 }
 
 /// Nothing a person wrote: no letter or digit at all, or a message that is

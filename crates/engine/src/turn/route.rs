@@ -59,6 +59,14 @@ impl<'a> Turn<'a> {
                 .push("a coverage or policy question: for the knowledge store".into());
             return self.unclear();
         }
+        // "What does LP safety say about leak checks?": a question about
+        // what a document says is for the shop's documents, not a note on
+        // the step's part.
+        if DOCUMENT_SAYS.is_match(&text) {
+            self.trace
+                .push("a question about what a document says: for the knowledge store".into());
+            return self.unclear();
+        }
         let Some(proc) = self.proc() else {
             self.text = original;
             return self.no_procedure();
@@ -103,10 +111,21 @@ impl<'a> Turn<'a> {
         if lexicon::LOCATE.is_match(&text) {
             return self.subflow(proc, Submode::Locate, "LOCATE");
         }
-        if lexicon::EXPLAIN.is_match(&text) && text.contains('?')
+        // "What's the weather gonna do tomorrow" is a "what" question about
+        // nothing of the procedure: no part it names, no word of the step
+        // asked, not "it" or "that" pointing at the step's part.
+        let about_the_procedure = || {
+            extract::component_named(proc, &text).is_some()
+                || self
+                    .active_index(proc)
+                    .is_some_and(|i| proc.steps[i].subject.is_match(&text))
+                || POINTS_AT.is_match(&text)
+        };
+        if (lexicon::EXPLAIN.is_match(&text) && text.contains('?')
             || lexicon::EXPLAIN.is_match(&text)
                 && self.step_answers(proc, None, &text).is_empty()
-                && !lexicon::META.is_match(&text)
+                && !lexicon::META.is_match(&text))
+            && about_the_procedure()
         {
             return self.subflow(proc, Submode::Explain, "EXPLAIN");
         }
@@ -506,3 +525,11 @@ impl<'a> Turn<'a> {
 }
 
 pattern!(TAMPOCO, r"\btampoco\b");
+pattern!(
+    DOCUMENT_SAYS,
+    r"\bwhat (does|do|did) [\w\s'-]{1,40}? (says?|states?) (about|on|for)\b|\bqu[eé] dice (el|la|nuestr[oa]) (manual|pol[ií]tica|gu[ií]a|documento|bolet[ií]n)\b|\bчто (говорит|сказано) (в|про) (инструкци|руководств|правил|документ|бюллетен)\w*"
+);
+pattern!(
+    POINTS_AT,
+    r"\b(it|its|it's|that|this|these|those|one|thing|part|eso|esto|esa|esta|ese|este|это|этот|эта|эту|он|она|оно|его|её)\b"
+);

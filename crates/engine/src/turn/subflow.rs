@@ -156,10 +156,11 @@ impl<'a> Turn<'a> {
                 .iter()
                 .map(|f| {
                     format!(
-                        "- {}: {} (turn {}: \"{}\")",
+                        "- {}: {} ({} {}: \"{}\")",
                         p.step(&f.subject)
                             .map_or(f.subject.as_str(), |s| s.label.get(&lang)),
                         f.value.clone().unwrap_or_default(),
+                        l.turn,
                         f.turn_seq,
                         f.text
                     )
@@ -202,7 +203,7 @@ impl<'a> Turn<'a> {
                 .facts
                 .iter()
                 .filter(|x| x.is_current() && x.source == FactSource::Technician)
-                .map(|x| format!("- {} (turn {})", x.text, x.turn_seq))
+                .map(|x| format!("- {} ({} {})", x.text, l.turn, x.turn_seq))
                 .collect();
             out.push_str(&basis.join("\n"));
             out.push_str(&format!(
