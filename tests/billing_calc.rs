@@ -557,7 +557,7 @@ fn malformed_payloads_name_the_segment_and_field() {
         ),
         (
             broken(|v| v["segments"][0]["tiers"][0]["unit_price"] = json!(2.5)),
-            "write amounts as decimal strings",
+            "segments[0].tiers[0].unit_price: invalid amount 2.5: write amounts as decimal strings",
         ),
         (
             broken(|v| v["segments"][0]["tiers"][0]["unit_price"] = json!("2.005")),
@@ -565,7 +565,7 @@ fn malformed_payloads_name_the_segment_and_field() {
         ),
         (
             broken(|v| v["segments"][0]["unit_minute"] = json!(30)),
-            "unknown field `unit_minute`",
+            "segments[0].unit_minute: unknown field `unit_minute`",
         ),
     ];
     for (got, want) in cases {

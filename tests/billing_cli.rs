@@ -733,7 +733,7 @@ async fn a_rule_is_created_and_given_a_version_checked_as_an_import() {
     );
     assert!(
         e.message
-            .contains("; versions[0].payload: invalid payload: invalid amount \"2,50\""),
+            .contains("; versions[0].payload: invalid payload: segments[0].unit_price: invalid amount \"2,50\""),
         "every wrong field named, not only the first: {e:?}"
     );
     let mut other_lot_rule = rule("SEA-OTHER", "2.50");

@@ -70,16 +70,31 @@ pub struct Tier {
     pub unit_price: Money,
 }
 
+/// A payload of the wrong shape, with the path of the field at fault
+/// first where there is one.
+fn shape_error<E: std::fmt::Display>(e: serde_path_to_error::Error<E>) -> BillingError {
+    let path = e.path().to_string();
+    let inner = e.into_inner();
+    BillingError::PayloadJson(if path == "." {
+        inner.to_string()
+    } else {
+        format!("{path}: {inner}")
+    })
+}
+
 impl Payload {
     /// Parses a payload from JSON text; syntax and type errors keep serde's
-    /// line and column.
+    /// line and column, and name the field they are in
+    /// ("segments[0].tiers[1].unit_price: invalid amount ...").
     pub fn from_json(text: &str) -> Result<Payload, BillingError> {
-        serde_json::from_str(text).map_err(|e| BillingError::PayloadJson(e.to_string()))
+        let mut de = serde_json::Deserializer::from_str(text);
+        serde_path_to_error::deserialize(&mut de).map_err(shape_error)
     }
 
-    /// A payload from an already parsed JSON value (as stored in a database).
+    /// A payload from an already parsed JSON value (as stored in a database
+    /// or sent by the app's rule editor); errors name the field.
     pub fn from_value(value: serde_json::Value) -> Result<Payload, BillingError> {
-        serde_json::from_value(value).map_err(|e| BillingError::PayloadJson(e.to_string()))
+        serde_path_to_error::deserialize(value).map_err(shape_error)
     }
 
     /// Checks everything the calculator relies on and compiles the payload:
