@@ -185,7 +185,7 @@ describe('billing workspace', () => {
         if (attempt === 1) {
           throw appError(
             'invalid_input',
-            'city_code: "S E A" is not a code (letters, digits, - and _, at most 32); versions[0].payload: invalid payload: invalid amount "2,50": expected digits before the decimal point, like "6.00"',
+            'city_code: "S E A" is not a code (letters, digits, - and _, at most 32); versions[0].payload: invalid payload: segments[0].unit_price: invalid amount "2,50": expected digits before the decimal point, like "6.00"',
           );
         }
         const rule = p.rule as { rule_code: string };
@@ -220,7 +220,7 @@ describe('billing workspace', () => {
     const city = byTestId(editor, 'rule-editor-city')!;
     expect(city.getAttribute('aria-invalid')).toBe('true');
     expect(city.getAttribute('aria-describedby')).toBe(cityErr.id);
-    expect(byTestId(editor, 'rule-editor-error-payload')!.textContent).toBe('invalid payload: invalid amount "2,50": expected digits before the decimal point, like "6.00"');
+    expect(byTestId(editor, 'rule-editor-error-payload')!.textContent).toBe('invalid payload: segments[0].unit_price: invalid amount "2,50": expected digits before the decimal point, like "6.00"');
     expect(byTestId(editor, 'rule-editor-error-rule_code')).toBeNull();
     expect(byTestId(editor, 'rule-editor-code')!.getAttribute('aria-invalid')).toBeNull();
     expect(byTestId(editor, 'rule-editor-error')!.dataset.code).toBe('invalid_input');
