@@ -28,29 +28,12 @@ pub fn approved_label(lang: &str) -> &'static str {
 impl Approved {
     /// "Jane Doe, by phone, 2026-11-27 10:04 (UTC-05:00)" in `lang`; never empty.
     fn detail(&self, lang: &str) -> String {
-        let method = self.method.as_deref().map(|m| match (lang, m) {
-            ("es", "in_person") => "en persona",
-            ("es", "phone") => "por teléfono",
-            ("es", "signature") => "firma en pantalla",
-            ("ru", "in_person") => "лично",
-            ("ru", "phone") => "по телефону",
-            ("ru", "signature") => "подпись на экране",
-            (_, "in_person") => "in person",
-            (_, "phone") => "by phone",
-            (_, "signature") => "signature on screen",
-            (_, other) => other,
-        });
-        let parts: Vec<&str> = [self.by.as_deref(), method, self.at.as_deref()]
-            .into_iter()
-            .flatten()
-            .map(str::trim)
-            .filter(|p| !p.is_empty())
-            .collect();
-        if parts.is_empty() {
-            "—".to_owned()
-        } else {
-            parts.join(", ")
-        }
+        crate::engine::report::authorization_detail(
+            self.by.as_deref(),
+            self.method.as_deref(),
+            self.at.as_deref(),
+            lang,
+        )
     }
 }
 

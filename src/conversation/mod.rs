@@ -26,7 +26,7 @@
 //!    No hit leaves the engine's reply as it was.
 
 use crate::engine::state::{AgentAction, SessionState, Submode};
-use crate::engine::turn::{is_noise, RECENT_ACTIONS_KEPT};
+use crate::engine::turn::{is_noise, quoted, RECENT_ACTIONS_KEPT};
 use crate::engine::{registry::TransitionId, Engine, Reply, ReplyKind, TurnContext, TurnOutcome};
 use crate::knowledge::answer::{self, questions_in};
 use crate::knowledge::derived;
@@ -392,20 +392,6 @@ pub(crate) fn outcome(
         report: None,
         bases: Vec::new(),
     }
-}
-
-/// The first 60 characters of a message, quoted for a trace line.
-fn quoted(input: &str) -> String {
-    let clean: String = input
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    let clean = clean.trim();
-    let mut head: String = clean.chars().take(60).collect();
-    if clean.chars().count() > 60 {
-        head.push('…');
-    }
-    format!("«{head}»")
 }
 
 /// The trace line that says a knowledge search ran (and how it was asked).

@@ -357,29 +357,46 @@ pub struct Declined {
 impl Declined {
     /// "Jane Doe, by phone, Nov 27, 2026 3:04 PM" in `lang`; never empty.
     fn detail(&self, lang: &str) -> String {
-        let method = self.method.as_deref().map(|m| match (lang, m) {
-            ("es", "in_person") => "en persona",
-            ("es", "phone") => "por teléfono",
-            ("es", "signature") => "firma en pantalla",
-            ("ru", "in_person") => "лично",
-            ("ru", "phone") => "по телефону",
-            ("ru", "signature") => "подпись на экране",
-            (_, "in_person") => "in person",
-            (_, "phone") => "by phone",
-            (_, "signature") => "signature on screen",
-            (_, other) => other,
-        });
-        let parts: Vec<&str> = [self.by.as_deref(), method, self.at.as_deref()]
-            .into_iter()
-            .flatten()
-            .map(str::trim)
-            .filter(|p| !p.is_empty())
-            .collect();
-        if parts.is_empty() {
-            "—".to_owned()
-        } else {
-            parts.join(", ")
-        }
+        authorization_detail(
+            self.by.as_deref(),
+            self.method.as_deref(),
+            self.at.as_deref(),
+            lang,
+        )
+    }
+}
+
+/// Who answered an estimate, how (`in_person`, `phone`, `signature`, said
+/// in `lang`) and when, as one line: "Jane Doe, by phone, Nov 27, 2026
+/// 3:04 PM"; "—" when none of it is known. Declines and approvals alike.
+pub fn authorization_detail(
+    by: Option<&str>,
+    method: Option<&str>,
+    at: Option<&str>,
+    lang: &str,
+) -> String {
+    let method = method.map(|m| match (lang, m) {
+        ("es", "in_person") => "en persona",
+        ("es", "phone") => "por teléfono",
+        ("es", "signature") => "firma en pantalla",
+        ("ru", "in_person") => "лично",
+        ("ru", "phone") => "по телефону",
+        ("ru", "signature") => "подпись на экране",
+        (_, "in_person") => "in person",
+        (_, "phone") => "by phone",
+        (_, "signature") => "signature on screen",
+        (_, other) => other,
+    });
+    let parts: Vec<&str> = [by, method, at]
+        .into_iter()
+        .flatten()
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    if parts.is_empty() {
+        "—".to_owned()
+    } else {
+        parts.join(", ")
     }
 }
 

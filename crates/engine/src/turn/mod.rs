@@ -497,7 +497,7 @@ fn fact_values(f: &Fact) -> String {
 }
 
 /// The first 60 characters of a message, quoted for a trace line.
-fn quoted(input: &str) -> String {
+pub fn quoted(input: &str) -> String {
     let clean: String = input
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
