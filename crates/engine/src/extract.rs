@@ -518,7 +518,7 @@ fn outcome_in(
         || lexicon::DOUBT.is_match(clause)
         || understand::cannot_check(clause)
         || understand::not_done_yet(clause)
-        || (lexicon::HEDGE.is_match(clause) && !clause.contains(|c: char| c.is_ascii_digit()))
+        || hedged_without_number(clause)
     {
         return None;
     }
@@ -1535,9 +1535,13 @@ fn instrument_reads_otherwise(clause: &str, unit: Unit) -> bool {
 /// "Yeah mostly", "sorta", "ну такое...", "kinda?": a message that opens by
 /// qualifying its own answer does not plainly give one.
 fn opening_hedge(clause: &str) -> bool {
-    lexicon::HEDGE.is_match(clause)
-        && !clause.contains(|c: char| c.is_ascii_digit())
-        && clause.split_whitespace().count() <= 3
+    hedged_without_number(clause) && clause.split_whitespace().count() <= 3
+}
+
+/// A clause that qualifies its own answer ("kinda", "más o menos") and
+/// gives no number: no plain answer is in it.
+fn hedged_without_number(clause: &str) -> bool {
+    lexicon::HEDGE.is_match(clause) && !clause.contains(|c: char| c.is_ascii_digit())
 }
 
 /// A reply short enough that its answer words can only be about the question
