@@ -216,16 +216,61 @@ pub struct Patterns(Option<LazyRegex>);
 struct LazyRegex {
     source: String,
     compiled: OnceLock<meta::Regex>,
+    /// Each alternative on its own, built when the group first matches: the
+    /// group's leftmost-first search stops at the first alternative that
+    /// matches at a position, which hides a longer one written after it
+    /// ("solar" before "el solar no carga las baterías").
+    alternatives: Vec<Alternative>,
 }
 
+#[derive(Debug, Clone)]
+struct Alternative {
+    source: String,
+    compiled: OnceLock<meta::Regex>,
+}
+
+const CHECKED: &str = "checked in full when the catalog loaded, or for the embedded catalog by \
+                       the_embedded_catalog_is_valid";
+
 impl LazyRegex {
+    /// `alternatives` as written (already narrowed); the group is their union.
+    fn new(alternatives: Vec<String>) -> LazyRegex {
+        LazyRegex {
+            source: format!("(?:{})", alternatives.join(")|(?:")),
+            compiled: OnceLock::new(),
+            alternatives: alternatives
+                .into_iter()
+                .map(|source| Alternative {
+                    source,
+                    compiled: OnceLock::new(),
+                })
+                .collect(),
+        }
+    }
+
     fn get(&self) -> &meta::Regex {
-        self.compiled.get_or_init(|| {
-            super::pattern_classes::build_group(&self.source).expect(
-                "checked in full when the catalog loaded, or for the embedded catalog by \
-                 the_embedded_catalog_is_valid",
-            )
-        })
+        self.compiled
+            .get_or_init(|| super::pattern_classes::build_group(&self.source).expect(CHECKED))
+    }
+
+    /// Every match of every alternative, each alternative searched on its
+    /// own (only when the group matches at all, which most groups do not).
+    fn each_match<'a>(&'a self, text: &'a str) -> impl Iterator<Item = (usize, usize)> + 'a {
+        let any = self.get().is_match(text);
+        let single = self.alternatives.len() == 1;
+        self.alternatives
+            .iter()
+            .filter(move |_| any)
+            .flat_map(move |alt| {
+                let re = if single {
+                    self.get()
+                } else {
+                    alt.compiled.get_or_init(|| {
+                        super::pattern_classes::build_group(&alt.source).expect(CHECKED)
+                    })
+                };
+                re.find_iter(text).map(|m| (m.start(), m.end()))
+            })
     }
 }
 
@@ -234,14 +279,11 @@ impl Patterns {
         self.0.as_ref().is_some_and(|r| r.get().is_match(text))
     }
 
-    /// Length of the longest match, for ranking competing outcomes.
+    /// Length of the longest match of any one pattern, for ranking
+    /// competing outcomes.
     pub fn longest_match(&self, text: &str) -> Option<usize> {
-        self.0
-            .as_ref()?
-            .get()
-            .find_iter(text)
-            .map(|m| text[m.range()].chars().count())
-            .max()
+        self.longest_span(text)
+            .map(|(a, b)| text[a..b].chars().count())
     }
 
     /// Where the first match starts.
@@ -249,29 +291,26 @@ impl Patterns {
         self.0.as_ref()?.get().find(text).map(|m| m.start())
     }
 
-    /// The byte range of the longest match (the first of equal length).
+    /// The byte range of the longest match of any one pattern (the first of
+    /// equal length).
     pub fn longest_span(&self, text: &str) -> Option<(usize, usize)> {
         self.0
             .as_ref()?
-            .get()
-            .find_iter(text)
-            .map(|m| (m.start(), m.end()))
+            .each_match(text)
             .max_by_key(|&(a, b)| (text[a..b].chars().count(), std::cmp::Reverse(a)))
     }
 
     /// One group matching what any of `groups` matches.
     pub fn union<'a>(groups: impl IntoIterator<Item = &'a Patterns>) -> Patterns {
-        let sources: Vec<&str> = groups
+        let alternatives: Vec<String> = groups
             .into_iter()
-            .filter_map(|g| g.0.as_ref().map(|r| r.source.as_str()))
+            .filter_map(|g| g.0.as_ref())
+            .flat_map(|r| r.alternatives.iter().map(|a| a.source.clone()))
             .collect();
-        if sources.is_empty() {
+        if alternatives.is_empty() {
             return Patterns(None);
         }
-        Patterns(Some(LazyRegex {
-            source: format!("(?:{})", sources.join(")|(?:")),
-            compiled: OnceLock::new(),
-        }))
+        Patterns(Some(LazyRegex::new(alternatives)))
     }
 
     /// The byte ranges of every match, leftmost first.
@@ -883,10 +922,12 @@ impl Ctx<'_> {
                 .map_err(regex_syntax::Error::from),
         };
         match checked {
-            Ok(()) => Ok(Patterns(Some(LazyRegex {
-                source: joined,
-                compiled: OnceLock::new(),
-            }))),
+            Ok(()) => Ok(Patterns(Some(LazyRegex::new(
+                alternatives
+                    .iter()
+                    .map(|a| super::pattern_classes::narrow(&format!("(?i){a}")))
+                    .collect(),
+            )))),
             Err(joined_err) => {
                 let culprit = alternatives.iter().find_map(|pat| {
                     regex_syntax::Parser::new()
@@ -1378,6 +1419,35 @@ mod tests {
         assert!(
             compared > 50,
             "only {compared} group/note pairs matched at all"
+        );
+    }
+
+    /// The longest match is over every pattern, not over what the group's
+    /// leftmost-first search reports: a short pattern written first must not
+    /// hide a longer one matching at the same place.
+    #[test]
+    fn the_longest_match_is_looked_for_in_every_pattern() {
+        let catalog = Catalog::embedded().unwrap();
+        let solar = catalog.get("solar").unwrap();
+        let converter = catalog.get("inverter_converter").unwrap();
+        let note = "el solar no carga las baterías";
+        let best = |p: &Procedure| {
+            p.symptoms
+                .iter()
+                .filter_map(|s| s.patterns.longest_match(note))
+                .max()
+                .unwrap_or(0)
+        };
+        assert!(
+            best(solar) > best(converter),
+            "solar {} vs converter {}",
+            best(solar),
+            best(converter)
+        );
+        let group = Patterns::union([&solar.symptoms[0].patterns]);
+        assert_eq!(
+            group.longest_match(note),
+            solar.symptoms[0].patterns.longest_match(note)
         );
     }
 
