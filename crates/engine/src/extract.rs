@@ -68,14 +68,28 @@ pattern!(
     r"[,;\n]+|\.\s+|\s[-–—]+\s|\s+(?:and|but|then|also|y|pero|luego|и|а|но|потом)\s+"
 );
 
-/// Splits a message into clauses, except at a decimal comma ("12,6 В") and
-/// after an abbreviation's period ("11 in. WC", "approx. 12 V").
+/// "14 and change", "22 y pico", "12 с чем-то": one reading, not two clauses.
+fn approximate_tail(text: &str, start: usize, end: usize) -> bool {
+    // The number before the split point: ASCII, so every byte is a boundary.
+    let number = text[..start]
+        .trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ',')
+        .len();
+    number < start
+        && APPROXIMATE
+            .find(&text[number..])
+            .is_some_and(|m| m.start() == 0 && number + m.end() > end)
+}
+
+/// Splits a message into clauses, except at a decimal comma ("12,6 В"),
+/// after an abbreviation's period ("11 in. WC", "approx. 12 V") and inside
+/// an approximate reading ("14 and change").
 pub fn clauses(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
     for m in CLAUSE_SPLIT.find_iter(text) {
         if is_decimal_comma(text, m.start(), m.end())
             || follows_abbreviation(text, m.start(), m.as_str())
+            || approximate_tail(text, m.start(), m.end())
         {
             continue;
         }
@@ -380,6 +394,76 @@ pattern!(
 );
 
 pattern!(
+    /// "12,5 это было на соседнем светильнике", "the 13 was on the other
+    /// one", "el 13 era del otro": a reading the technician says was taken
+    /// at some other part is taken back.
+    WITHDRAWN_READING,
+    r"\b\d+(?:[.,]\d+)?\s*(?:v|vdc|vac|volts?|psi|a|amps?|ohms?)?\s+(was|were)\s+(actually\s+)?(at|on|from|off|for)\s+(the\s+)?(other|wrong|next|neighbou?r\w*|another)\b|\d+(?:[.,]\d+)?\s*(?:в|а|ом)?\s+(это\s+)?(было|был[аи]?)\s+(на|с|у|от)\s+(соседн|друг|не\s+т)\w*|\b\d+(?:[.,]\d+)?\s*(?:v|a)?\s+(era|fue|eran|fueron)\s+(en|de|del)\s+(otr|el de al lado|la de al lado|la equivocad|el equivocad)\w*"
+);
+
+pattern!(
+    /// "That 12.1 was at the switch, not the motor": the reading belongs to
+    /// the place named before the "not" (`(?P<not>…)` starts the rest).
+    MOVED_READING,
+    r"\b\d+(?:[.,]\d+)?\s*(?:v|vdc|vac|volts?|psi|a|amps?|ohms?|в|а)?\s+(was|were|это было|было|era|fue)\s+(actually\s+)?(at|on|from|off|for|на|en|de|del)\b.{0,40}?(?P<not>,?\s*\b(not|а не|no en|no de|no)\b)"
+);
+
+pattern!(
+    /// "14 and change", "11 point something", "22 y pico", "12 с чем-то":
+    /// a reading somewhere from the number up to the next whole one.
+    APPROXIMATE,
+    r"(\d+(?:[.,]\d+)?)\s*(?:v|psi|a|в)?\s*(and change|something|point something|odd|y pico|y algo|punto algo|с чем-то|с копейками|с хвостиком|с лишним)\b"
+);
+
+/// For a reading said as "N and change": whether everything from N up to
+/// the next whole number judges the same, so the outcome is what was said.
+fn approximate_is_decided(step: &Step, clause: &str, value: f64, unit: Unit) -> bool {
+    let approximate = APPROXIMATE
+        .captures_iter(clause)
+        .any(|c| c[1].replace(',', ".").parse::<f64>() == Ok(value));
+    if !approximate {
+        return true;
+    }
+    let top = value.trunc() + 0.999;
+    let judge = |v: f64| {
+        step.classify(&Quantity { value: v, unit })
+            .map(|o| o.name.clone())
+    };
+    judge(value) == judge(top)
+}
+
+pattern!(INPUT_SIDE, r"\b(input|line side|entrada|вход\w*)");
+pattern!(
+    OUTPUT_SIDE,
+    r"\b(output|out of the|load side|salida|выход\w*)"
+);
+
+/// The clause speaks of the other terminal of the part than the step asks
+/// about ("the controller output" is no reading at the switch input).
+fn other_terminal(step: &Step, clause: &str) -> bool {
+    let label = step.label.get("en");
+    let asks_input = INPUT_SIDE.is_match(label) && !OUTPUT_SIDE.is_match(label);
+    let asks_output = OUTPUT_SIDE.is_match(label) && !INPUT_SIDE.is_match(label);
+    let says_input = INPUT_SIDE.is_match(clause);
+    let says_output = OUTPUT_SIDE.is_match(clause);
+    (asks_input && says_output && !says_input) || (asks_output && says_input && !says_output)
+}
+
+pattern!(
+    /// A reading taken off the coach's own display, not a meter at the
+    /// point the step asks about.
+    ON_DISPLAY,
+    r"\b(on|off|per) the (coach |wall |tank |battery |house )?(monitor|display|screen|app)\b|\b(monitor|display|screen|pantalla|app)\b.{0,25}\b(says|shows|reads|dice|marca|muestra|показывает|пишет)\b|\b(на|по) (монитор|экран|диспле|приложени)\w*"
+);
+
+pattern!(
+    /// The outdoor air ("на улице 35", "outside 95", "afuera 34"): not one of
+    /// the two air temperatures a split is taken between.
+    OUTDOOR,
+    r"\b(outside|outdoors?|ambient|afuera|exterior|fuera|на улице|снаружи|за бортом)\b"
+);
+
+pattern!(
     /// Started, then stopped: "then dies", "se apaga", "гаснет".
     STOPS,
     r"\b(dies|died|goes out|went out|shuts? (off|down)|drops? out|cuts? out|quits|stops|flames? out|se apaga|se apag[oó]|se corta|se para|se detiene|гаснет|погас\w*|тухнет|потух\w*|глохнет|заглох\w*|отключается|выключается|останавливается)\b"
@@ -404,7 +488,7 @@ pattern!(
     /// the spark", "with 2 burners going", "after sitting 3 hrs". What the
     /// clause is about is what is left.
     SIDE_CONDITION,
-    r"\bduring\s+(the\s+)?(spark|sparking|trial|ignition|purge|crank\w*|harvest|fill|cycle)\b|\b(with|w/|w)\s+(\d+|two|three|all|both)\s+burners?\s+(going|on|lit|burning|running)\b|\b(after|despu[eé]s\s+de|через|после)\s+(sitting\s+|resting\s+|reposar\s+)?(\d+(?:[.,]\d+)?|an?|one|two|three|half\s+an?|una?|dos|tres|media)\s*(hrs?|hours?|horas?|min\w*|час\w*|мин\w*)\b"
+    r"\bduring\s+(the\s+)?(spark|sparking|trial|ignition|purge|crank\w*|harvest|fill|cycle)\b|\bdurante\s+(el\s+|la\s+)?(encendido|chispa|arranque|ignici[oó]n|purga|cosecha|llenado|ciclo)\b|\bво\s+время\s+(розжига|искры|запуска|продувки|цикла)\b|\b(with|w/|w)\s+(\d+|two|three|all|both)\s+burners?\s+(going|on|lit|burning|running)\b|\b(after|despu[eé]s\s+de|через|после)\s+(sitting\s+|resting\s+|reposar\s+)?(\d+(?:[.,]\d+)?|an?|one|two|three|half\s+an?|una?|dos|tres|media)\s*(hrs?|hours?|horas?|min\w*|час\w*|мин\w*)\b"
 );
 
 fn without_conditions(clause: &str) -> std::borrow::Cow<'_, str> {
@@ -539,6 +623,9 @@ fn outcome_in(
                         ),
                         ..f.quantity
                     };
+                    if !approximate_is_decided(step, clause, f.quantity.value, f.quantity.unit) {
+                        return None;
+                    }
                     let o = step.classify(&judged)?;
                     return Some((o.name.clone(), Some(f.quantity)));
                 }
@@ -572,6 +659,9 @@ fn outcome_in(
                         value: units::past_bound(v, bound_of(clause, v)),
                         ..q
                     };
+                    if !approximate_is_decided(step, clause, v, q.unit) {
+                        return None;
+                    }
                     let o = step.classify(&judged)?;
                     return Some((o.name.clone(), Some(q)));
                 }
@@ -682,9 +772,18 @@ pub fn step_answers(
     let questions = understand::question_spans(text);
     // "No gauges on me, reads low anyway?": once the message says a check
     // could not be made, only clauses that name their step answer one.
-    let could_not_check = parts.iter().any(|c| {
-        lexicon::UNSURE.is_match(c) || understand::cannot_check(c) || understand::not_done_yet(c)
-    }) || parts.first().is_some_and(|c| opening_hedge(c));
+    // A plan for another step's check ("doing the water test next") leaves
+    // the asked step's answer standing.
+    let plans_this = |c: &str| {
+        understand::not_done_yet(c) && {
+            let named = steps_named(proc, c);
+            named.is_empty() || active.is_some_and(|a| named.contains(&a))
+        }
+    };
+    let could_not_check = parts
+        .iter()
+        .any(|c| lexicon::UNSURE.is_match(c) || understand::cannot_check(c) || plans_this(c))
+        || parts.first().is_some_and(|c| opening_hedge(c));
     // "New 45/5 cap in, compressor starts and runs": the numbers of a
     // message that reports the fix describe the new part or the unit after
     // it, not the fault.
@@ -723,9 +822,17 @@ pub fn step_answers(
         if understand::in_question(&questions, offset)
             || REJECTED_VALUE.is_match(clause)
             || REFERENCE_READING.is_match(clause)
+            || WITHDRAWN_READING.is_match(clause)
         {
             continue;
         }
+        // What comes after the "not" of a moved reading is where it was not
+        // taken; the reading answers only a step its place names.
+        let moved = MOVED_READING
+            .captures(clause)
+            .and_then(|c| c.name("not"))
+            .map(|m| m.start());
+        let clause = &clause[..moved.unwrap_or(clause.len())];
         let resolved = antecedent
             .as_deref()
             .and_then(|a| resolve_ellipsis(clause, a));
@@ -785,6 +892,7 @@ pub fn step_answers(
             .iter()
             .enumerate()
             .filter(|(i, _)| in_scope.as_ref().is_none_or(|r| r[*i]) || Some(*i) == active)
+            .filter(|(_, s)| !other_terminal(s, about))
             .filter_map(|(i, s)| s.subject.longest_match(about).map(|len| (len, i)))
             .collect();
         // The step whose part the clause names most fully wins ("предохранитель
@@ -843,7 +951,8 @@ pub fn step_answers(
         let inherited = named.is_empty()
             && same_sentence
             && !prev_named.is_empty()
-            && component_named(proc, clause).is_none();
+            && component_named(proc, clause).is_none()
+            && !ON_DISPLAY.is_match(clause);
         if inherited {
             named = prev_named.clone();
         } else if let Some(&(_, i)) = named.first() {
@@ -906,7 +1015,7 @@ pub fn step_answers(
                 break;
             }
         }
-        if answered.is_none() && !could_not_check && !inherited {
+        if answered.is_none() && !could_not_check && !inherited && moved.is_none() {
             if let Some(a) = active {
                 // A clause naming another step's subject without a result
                 // is not an answer to the active step.
@@ -922,7 +1031,9 @@ pub fn step_answers(
                 });
                 let elsewhere = read_at_another_part(proc, step, clause)
                     || (!reading && about_other_component(proc, step, clause))
-                    || labelled_for_another_check(step, clause);
+                    || labelled_for_another_check(step, clause)
+                    || (ON_DISPLAY.is_match(clause) && !step.subject.is_match(clause))
+                    || lexicon::DISPUTE.is_match(clause);
                 // "Yep" to "what voltage do you read?" agrees to nothing a
                 // reading could be recorded from.
                 let mute = step.kind == StepKind::Measurement && BARE_AFFIRMATION.is_match(clause);
@@ -1016,6 +1127,14 @@ pub fn step_answers(
                 let (from, to) = sentence_bounds(text, at, at + a.clause.len());
                 ONLY_IF.is_match(&text[from..to])
             })
+    });
+    // "на улице 35 градусов, в салоне 29": a pair with the outdoor air in
+    // it is no split across the coil.
+    out.retain(|a| {
+        !(proc.steps[a.step].reading == Some(ReadingMode::Difference)
+            && a.basis == Basis::Combined
+            && OUTDOOR.is_match(&a.clause)
+            && reading_numbers(&a.clause) <= 2)
     });
     out.retain(|a| {
         let not_when = &proc.steps[a.step].not_when;
@@ -1950,6 +2069,29 @@ pub fn steps_named(proc: &Procedure, text: &str) -> Vec<usize> {
 
 #[cfg(test)]
 mod tests {
+
+    proptest::proptest! {
+        /// Splitting never panics, whatever the letters around a split
+        /// word (multi-byte ones included), and every clause is a piece of
+        /// the message.
+        #[test]
+        fn clauses_are_pieces_of_any_message(
+            text in "([0-9]{1,3}([.,][0-9])?|and change|y pico|с чем-то|мёртвой|ещё|, |и |and |y |— |[a-zа-яё]{1,6}| ){0,14}"
+        ) {
+            for c in clauses(&text) {
+                proptest::prop_assert!(text.contains(c));
+            }
+        }
+    }
+
+    #[test]
+    fn an_approximate_reading_is_one_clause() {
+        assert_eq!(
+            clauses("batt posts 14 and change"),
+            vec!["batt posts 14 and change"]
+        );
+        assert_eq!(clauses("12,3 и ещё"), vec!["12,3", "ещё"]);
+    }
     use super::{clauses, resolve_ellipsis};
 
     #[test]

@@ -339,7 +339,7 @@ fn normalize_unit_text(u: &str) -> String {
 /// than one, or only a time, a count or a fraction ("after 30 min", "zone 2",
 /// "1/4 tank").
 static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?P<before>[/#x]\s*|\b(?:zone|zona|зона|model|modelo|модель|pin|#)\s*)?(?P<num>[-+−]?\d{0,6}[.,]?\d{1,4})(?P<after>\s*(?:/|x\b|min|sec|s\b|hours?|hrs?|h\b|minut|segund|hora|мин|сек|час|years?|yrs?|a[nñ]os?|лет|год|days?|d[ií]as?|дн|%|st\b|nd\b|rd\b|th\b|-?я\b|-?й\b))?(?P<unit>\s*(?:volts?\b|voltios\b|вольт|amps?\b|amperes?\b|amperios\b|ампер|watts?\b|ohms?\b|ом\b|deg|grados?\b|градус|°|psi\b|bars?\b|kpa\b|кпа\b|w\.?c\b|ah\b|amp-?hours?\b|gal|ft\b|feet\b|lbs?\b|mph\b|rpm\b|btu|tons?\b|[µμu]f\b|mfd\b|мкф|hz\b|гц)|(?:v|vac|vdc|a|w|k|kw|c|f|в|а|вт)\b)?")
+    Regex::new(r"(?i)(?P<before>[/#x]\s*|\b(?:zone|zona|зона|model|modelo|модель|pin|#)\s*)?(?P<num>[-+−]?\d{0,6}[.,]?\d{1,4})(?P<after>\s*(?:/|x\b|min|sec|s\b|hours?|hrs?|h\b|minut|segund|hora|мин|сек|час|years?|yrs?|a[nñ]os?|лет|год|days?|d[ií]as?|дн|%|st\b|nd\b|rd\b|th\b|-?я\b|-?й\b))?(?P<unit>\s*(?:volts?\b|voltios\b|вольт|amps?\b|amperes?\b|amperios\b|ампер|watts?\b|ohms?\b|ом\b|deg|grados?\b|градус|°|psi\b|bars?\b|kpa\b|кпа\b|w\.?c\b|ah\b|amp-?hours?\b|gal|ft\b|feet\b|lbs?\b|mph\b|rpm\b|btu|tons?\b|[µμu]f\b|mfd\b|мкф|hz\b|гц)|(?:v|vac|vdc|a|w|k|kw|c|f|в|а|вт)\b|\s+(?:f|c)\b)?")
         .expect("compiles")
 });
 
@@ -379,6 +379,21 @@ fn names_a_thing(text: &str, c: &regex::Captures<'_>) -> bool {
         })
 }
 
+/// Whether a number written after `before` names a part ("motor 2", "gato
+/// 3") or counts an LED's flashes ("red flashes 3", "зелёный теперь 2").
+fn designates(before: &str, num: &str) -> bool {
+    static PART: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(motor|мотор|jack|gato|домкрат|leg|pata|burner|zone|slide|room|line|circuit|port|channel|canal|канал)\s*#?\s*$")
+            .expect("compiles")
+    });
+    static LED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(green|red|amber|yellow|verde|roj[oa]|amarill[oa]|зел[её]н\w*|красн\w*|ж[её]лт\w*|led|лампочк\w*|диод\w*)\b(\W+\w+){0,2}\W*$")
+            .expect("compiles")
+    });
+    let small_count = num.len() <= 2 && num.chars().all(|c| c.is_ascii_digit());
+    small_count && (PART.is_match(before) || LED.is_match(before))
+}
+
 pub fn lone_number(text: &str) -> Option<f64> {
     static ZERO: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"(?i)\b(zero|cero|ноль|нуль|нуле\w*)\b").expect("compiles"));
@@ -387,6 +402,11 @@ pub fn lone_number(text: &str) -> Option<f64> {
         // "MC4", "L1", "R134a": digits glued to a letter name a part.
         let at = c.name("num").map_or(0, |m| m.start());
         if text[..at].ends_with(|ch: char| ch.is_alphabetic()) {
+            continue;
+        }
+        // "motor 2", "jack 3", "green теперь 2": the number of a part or
+        // of an LED's flashes, not a reading.
+        if designates(&text[..at], &c["num"]) {
             continue;
         }
         // "75 degrees" on a voltage step, "30 amp pedestal": a number
@@ -618,6 +638,11 @@ mod tests {
         assert_eq!(lone_number("zone 2 is cold"), None);
         assert_eq!(lone_number("menos de 1/4"), None);
         assert_eq!(lone_number("no reading"), None);
+        // A temperature written with a spaced unit letter is no voltage.
+        assert_eq!(lone_number("sale tibia, como 90 F"), None);
+        assert_eq!(lone_number("motor 2 на контроллере"), None);
+        assert_eq!(lone_number("green теперь 2"), None);
+        assert_eq!(lone_number("motor leads 12.2"), Some(12.2));
     }
 
     #[test]
