@@ -65,8 +65,20 @@ impl Basis {
 
 pattern!(
     CLAUSE_SPLIT,
-    r"[,;\n]+|\.\s+|\s[-–—]+\s|\s+(?:and|but|then|also|y|pero|luego|и|а|но|потом)\s+"
+    r"[,;\n]+|\.\s+|\s[-–—]+\s|\s/\s|\s+(?:and|but|then|also|y|pero|luego|и|а|но|потом)\s+"
 );
+
+/// "22.1 / 22.4": a pair of readings, not two clauses (a slash between
+/// checklist items, "BATT FUSE: OK / DISC: ON", is a split).
+fn between_numbers(text: &str, start: usize, end: usize) -> bool {
+    text[start..end].trim() == "/"
+        && text[..start]
+            .trim_end()
+            .ends_with(|c: char| c.is_ascii_digit())
+        && text[end..]
+            .trim_start()
+            .starts_with(|c: char| c.is_ascii_digit())
+}
 
 /// "14 and change", "22 y pico", "12 с чем-то": one reading, not two clauses.
 fn approximate_tail(text: &str, start: usize, end: usize) -> bool {
@@ -90,6 +102,7 @@ pub fn clauses(text: &str) -> Vec<&str> {
         if is_decimal_comma(text, m.start(), m.end())
             || follows_abbreviation(text, m.start(), m.as_str())
             || approximate_tail(text, m.start(), m.end())
+            || between_numbers(text, m.start(), m.end())
         {
             continue;
         }
@@ -457,6 +470,13 @@ pattern!(
 );
 
 pattern!(
+    /// A value printed on a part ("dice 40-50 psi en la etiqueta", "rated
+    /// 45 on the sticker"): its rating, not a reading.
+    ON_LABEL,
+    r"\b(on|per) the (label|sticker|tag|data ?plate)\b|\b(en|seg[uú]n) la (etiqueta|placa de datos|calcoman[ií]a)\b|\b(на|по) (этикетке|шильдик\w*|наклейке|табличке)\b"
+);
+
+pattern!(
     /// The outdoor air ("на улице 35", "outside 95", "afuera 34"): not one of
     /// the two air temperatures a split is taken between.
     OUTDOOR,
@@ -780,10 +800,11 @@ pub fn step_answers(
             named.is_empty() || active.is_some_and(|a| named.contains(&a))
         }
     };
+    let opens_hedged = parts.first().is_some_and(|c| opening_hedge(c));
     let could_not_check = parts
         .iter()
         .any(|c| lexicon::UNSURE.is_match(c) || understand::cannot_check(c) || plans_this(c))
-        || parts.first().is_some_and(|c| opening_hedge(c));
+        || opens_hedged;
     // "New 45/5 cap in, compressor starts and runs": the numbers of a
     // message that reports the fix describe the new part or the unit after
     // it, not the fault.
@@ -1033,7 +1054,15 @@ pub fn step_answers(
                     || (!reading && about_other_component(proc, step, clause))
                     || labelled_for_another_check(step, clause)
                     || (ON_DISPLAY.is_match(clause) && !step.subject.is_match(clause))
-                    || lexicon::DISPUTE.is_match(clause);
+                    || (step.kind == StepKind::Measurement && ON_LABEL.is_match(clause))
+                    || lexicon::DISPUTE.is_match(clause)
+                    // "Nah. Not the fuel": the "no" that opens a dispute
+                    // rejects the assistant's suspicion, it answers no check.
+                    || (offset == 0
+                        && is_bare_reply(clause)
+                        && lexicon::DISPUTE.is_match(text)
+                        && find_quantities(clause).is_empty()
+                        && bare_number(clause).is_none());
                 // "Yep" to "what voltage do you read?" agrees to nothing a
                 // reading could be recorded from.
                 let mute = step.kind == StepKind::Measurement && BARE_AFFIRMATION.is_match(clause);
@@ -1098,6 +1127,14 @@ pub fn step_answers(
             });
         }
     }
+    // "Sorta, LED went to boost for a bit": a hedge that opens the message
+    // qualifies its first sentence, whatever that sentence names.
+    if opens_hedged {
+        out.retain(|a| {
+            text.find(a.clause.as_str())
+                .is_none_or(|at| sentence_start(text, at) != 0)
+        });
+    }
     // "1500 rpm, max, recirc: low side 58 psi" is a running pressure, not
     // the static one the gauges' words name: a reading said under a
     // condition other than the step's own answers some other check.
@@ -1148,7 +1185,7 @@ pub fn step_answers(
 
 pattern!(
     ONLY_IF,
-    r"\bbut only (if|when|after|on|with|once|while)\b|\bpero (s[oó]lo|nom[aá]s) (si|cuando|con|despu[eé]s)\b|\bно только (если|когда|после|на|с|от)\b"
+    r"\bbut only (if|when|after|on|with|once|while)\b|\bpero (s[oó]lo|nom[aá]s) (si|cuando|con|despu[eé]s)\b|\bно только (если|когда|после|на|с|от)\b|\bif (i|you) (push|spin|flick|tap|nudge|help|turn) it\b|\bsi (lo |la )?(empujo|empujas|ayudo|giro con la mano|le doy con la mano)\b|\bесли (его |её |ее )?(пальцем|рукой|толкнуть|подтолкнуть|крутнуть|помочь)\b"
 );
 
 pattern!(
@@ -2091,6 +2128,11 @@ mod tests {
             vec!["batt posts 14 and change"]
         );
         assert_eq!(clauses("12,3 и ещё"), vec!["12,3", "ещё"]);
+        assert_eq!(clauses("22.1 / 22.4"), vec!["22.1 / 22.4"]);
+        assert_eq!(
+            clauses("BATT FUSE: OK / DISC: ON"),
+            vec!["BATT FUSE: OK", "DISC: ON"]
+        );
     }
     use super::{clauses, resolve_ellipsis};
 
