@@ -1,5 +1,5 @@
 //! Report deliveries per second through the sync worker against the
-//! loopback test portal (tests/portal), no faults, the production
+//! loopback test portal (crates/test-portal), no faults, the production
 //! `SyncConfig` (8 sessions in flight). Each measured batch is 200 final
 //! reports of 200 sessions, queued (untimed) by the store function a turn
 //! commits with (tests/sync_seed), then delivered by
@@ -14,14 +14,13 @@
 //!
 //! Run: `cargo bench --bench sync_deliver`.
 
-#[path = "../tests/portal/mod.rs"]
-mod portal;
 #[path = "../tests/sync_seed/mod.rs"]
 mod sync_seed;
 
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use servicedesk_test_portal as portal;
 
 use servicedesk::desk::Desk;
 use servicedesk::sync::{self, SyncConfig, Syncer, TokenSource};

@@ -1,4 +1,4 @@
-//! The loopback test portal (tests/portal) as a program, for browser tests
+//! The loopback test portal (crates/test-portal) as a program, for browser tests
 //! and manual runs:
 //!
 //! ```text
@@ -8,13 +8,12 @@
 //! Prints one line, `listening http://127.0.0.1:PORT token TOKEN`, then
 //! serves until killed. It implements the portal contract
 //! (`docs/spec/portal.md`) and has control endpoints to inject faults and
-//! read what it received and stored: see the top of `tests/portal/mod.rs`
+//! read what it received and stored: see the top of `crates/test-portal/src/lib.rs`
 //! (`GET /control/stats`, `POST /control/faults|token|offline|seed_report`).
 //! Deterministic: the token defaults to `test-portal-token`, random faults
 //! come from `--seed` (default 7), nothing is faulted until asked.
 
-#[path = "../tests/portal/mod.rs"]
-mod portal;
+use servicedesk_test_portal as portal;
 
 use std::io::Write;
 use std::time::Duration;

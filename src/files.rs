@@ -39,12 +39,6 @@ impl ReadError {
     }
 }
 
-impl From<ReadError> for crate::api::AppError {
-    fn from(e: ReadError) -> Self {
-        crate::api::AppError::new(e.code(), e.to_string())
-    }
-}
-
 /// Read a regular file of at most `limit` bytes; `what` names its kind in
 /// the error ("a billing payload", "a chat script").
 pub fn read_limited(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u8>, ReadError> {

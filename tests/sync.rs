@@ -1,4 +1,4 @@
-//! Portal sync against the loopback test portal (tests/portal): delivery
+//! Portal sync against the loopback test portal (crates/test-portal): delivery
 //! through injected faults of every kind, exactly once in effect, highest
 //! revision wins, photo hashes match; 401 pauses until the token changes;
 //! 409 is a conflict that does not loop; an outage loses nothing; the token
@@ -1172,7 +1172,7 @@ async fn the_test_portal_example_runs_on_its_own() {
                 bin.display()
             )
         });
-    for src in ["examples/test_portal.rs", "tests/portal/mod.rs"] {
+    for src in ["examples/test_portal.rs", "crates/test-portal/src/lib.rs"] {
         let changed = std::fs::metadata(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(src))
             .and_then(|m| m.modified())
             .unwrap();

@@ -9,6 +9,7 @@ use crate::artifacts::ArtifactError;
 use crate::billing::store::BillingStoreError;
 use crate::billing::BillingError;
 use crate::desk::DeskError;
+use crate::files::ReadError;
 use crate::store::StoreError;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error, TS)]
@@ -40,6 +41,12 @@ impl AppError {
             "storage" | "internal" => 500,
             _ => 400,
         }
+    }
+}
+
+impl From<ReadError> for AppError {
+    fn from(e: ReadError) -> Self {
+        AppError::new(e.code(), e.to_string())
     }
 }
 

@@ -13,6 +13,8 @@ use serde::{Deserialize, Serialize};
 use super::AppError;
 use crate::desk::{Desk, DeskError};
 use crate::reports::batch::{self, BatchOptions};
+pub use crate::reports::ReportFormat;
+use crate::reports::{ReportContent, ReportDocument};
 
 #[derive(Debug, Clone, Deserialize, TS)]
 #[ts(optional_fields = nullable)]
@@ -28,28 +30,6 @@ pub struct ReportExportRequest {
     #[serde(default)]
     #[ts(optional = nullable, as = "Option<ReportFormat>")]
     pub format: Option<String>,
-}
-
-/// The document a report revision is exported as.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "lowercase")]
-pub enum ReportFormat {
-    Markdown,
-    Json,
-    Pdf,
-}
-
-impl ReportFormat {
-    /// A format as a request names it: `markdown` or `md`, `json`, `pdf`, in
-    /// any case, blanks around ignored.
-    pub fn parse(text: &str) -> Option<ReportFormat> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "markdown" | "md" => Some(ReportFormat::Markdown),
-            "json" => Some(ReportFormat::Json),
-            "pdf" => Some(ReportFormat::Pdf),
-            _ => None,
-        }
-    }
 }
 
 /// How an export's `content` carries its bytes.
@@ -98,52 +78,29 @@ pub async fn report_export(
             ),
         ));
     };
-    match format {
-        ReportFormat::Markdown => {
-            let (session, report) = desk
-                .report_revision(&req.session_id, req.revision)
-                .await
-                .map_err(not_found)?;
-            Ok(ReportExport {
-                revision: report.revision,
-                file_name: crate::export::report_file_name(&session, report.revision, "md"),
-                format,
-                mime: "text/markdown",
-                encoding: ContentEncoding::Utf8,
-                content: crate::export::report_markdown(&session, &report),
-            })
-        }
-        ReportFormat::Json => {
-            let (session, report) = desk
-                .report_revision(&req.session_id, req.revision)
-                .await
-                .map_err(not_found)?;
-            let value = crate::export::report_json(&session, &report);
-            Ok(ReportExport {
-                revision: report.revision,
-                file_name: crate::export::report_file_name(&session, report.revision, "json"),
-                format,
-                mime: "application/json",
-                encoding: ContentEncoding::Utf8,
-                content: serde_json::to_string_pretty(&value)
-                    .map_err(|e| AppError::new("internal", e.to_string()))?,
-            })
-        }
-        ReportFormat::Pdf => {
-            let (session, report, pdf) = desk
-                .report_pdf(&req.session_id, req.revision)
-                .await
-                .map_err(not_found)?;
-            Ok(ReportExport {
-                revision: report.revision,
-                file_name: crate::export::report_file_name(&session, report.revision, "pdf"),
-                format,
-                mime: "application/pdf",
-                encoding: ContentEncoding::Base64,
-                content: base64::engine::general_purpose::STANDARD.encode(pdf),
-            })
-        }
-    }
+    let ReportDocument {
+        revision,
+        file_name,
+        content,
+    } = desk
+        .report_document(&req.session_id, req.revision, format)
+        .await
+        .map_err(not_found)?;
+    let (encoding, content) = match content {
+        ReportContent::Text(text) => (ContentEncoding::Utf8, text),
+        ReportContent::Bytes(bytes) => (
+            ContentEncoding::Base64,
+            base64::engine::general_purpose::STANDARD.encode(bytes),
+        ),
+    };
+    Ok(ReportExport {
+        revision,
+        file_name,
+        format,
+        mime: format.mime(),
+        encoding,
+        content,
+    })
 }
 
 #[derive(Debug, Clone, Default, Deserialize, TS)]
@@ -210,7 +167,7 @@ pub async fn report_finalize(
         revision: done.revision,
         created_at: done.created_at,
         queued: done.queued,
-        file_name: crate::export::report_file_name(&session, done.revision, "pdf"),
+        file_name: crate::reports::report_file_name(&session, done.revision, ReportFormat::Pdf),
     })
 }
 

@@ -532,7 +532,7 @@ pub const TIME_FORMS: &str = "YYYY-MM-DD, YYYY-MM-DDTHH:MM (UTC, as a date alone
 /// A time in one of [`TIME_FORMS`] (read by the `when` crate, the parser of
 /// every time field), as canonical UTC text that sorts by time. A document
 /// is read the same on every machine, so a time without an offset is UTC,
-/// as its date alone (midnight UTC) always was; the api reads a person's
+/// as its date alone is (midnight UTC); the api reads a person's
 /// `at_time` in the machine's zone before it gets here.
 pub fn parse_time(s: &str) -> Option<String> {
     let t = crate::when::parse("time", s).ok()?.in_zone(&Utc);

@@ -16,7 +16,7 @@ pub mod batch;
 use std::collections::HashMap;
 use ts_rs::TS;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::desk::{Desk, DeskError, Result};
 use crate::engine::report::{normalize_edit, ReportEdits, SectionEdits};
@@ -24,6 +24,66 @@ use crate::engine::TurnContext;
 use crate::export::pdf::PhotoFile;
 use crate::export::StoredReport;
 use crate::store::{DeliveryState, Session, SessionStatus};
+
+/// The document a report revision is exported as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum ReportFormat {
+    Markdown,
+    Json,
+    Pdf,
+}
+
+impl ReportFormat {
+    /// A format as a request names it: `markdown` or `md`, `json`, `pdf`, in
+    /// any case, blanks around ignored.
+    pub fn parse(text: &str) -> Option<ReportFormat> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "markdown" | "md" => Some(ReportFormat::Markdown),
+            "json" => Some(ReportFormat::Json),
+            "pdf" => Some(ReportFormat::Pdf),
+            _ => None,
+        }
+    }
+
+    /// The file name's extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            ReportFormat::Markdown => "md",
+            ReportFormat::Json => "json",
+            ReportFormat::Pdf => "pdf",
+        }
+    }
+
+    /// The document's media type.
+    pub fn mime(self) -> &'static str {
+        match self {
+            ReportFormat::Markdown => "text/markdown",
+            ReportFormat::Json => "application/json",
+            ReportFormat::Pdf => "application/pdf",
+        }
+    }
+}
+
+/// A report revision laid out as one document.
+#[derive(Debug, Clone)]
+pub struct ReportDocument {
+    pub revision: u32,
+    pub file_name: String,
+    pub content: ReportContent,
+}
+
+/// A document's content: text (Markdown, JSON) or bytes (PDF).
+#[derive(Debug, Clone)]
+pub enum ReportContent {
+    Text(String),
+    Bytes(Vec<u8>),
+}
+
+/// The file name a revision of `session`'s report is exported under.
+pub fn report_file_name(session: &Session, revision: u32, format: ReportFormat) -> String {
+    crate::export::report_file_name(session, revision, format.extension())
+}
 
 /// What a finalize produced.
 #[derive(Debug, Clone, Serialize, TS)]
@@ -389,6 +449,38 @@ impl Desk {
         })
         .await
         .map_err(|e| DeskError::Join(e.to_string()))
+    }
+
+    /// A stored revision (the newest when `revision` is None) as a document.
+    pub async fn report_document(
+        &self,
+        session_id: &str,
+        revision: Option<u32>,
+        format: ReportFormat,
+    ) -> Result<ReportDocument> {
+        let (session, report, content) = match format {
+            ReportFormat::Markdown => {
+                let (session, report) = self.report_revision(session_id, revision).await?;
+                let text = crate::export::report_markdown(&session, &report);
+                (session, report, ReportContent::Text(text))
+            }
+            ReportFormat::Json => {
+                let (session, report) = self.report_revision(session_id, revision).await?;
+                let value = crate::export::report_json(&session, &report);
+                // A `serde_json::Value` always serializes.
+                let text = serde_json::to_string_pretty(&value).unwrap_or_default();
+                (session, report, ReportContent::Text(text))
+            }
+            ReportFormat::Pdf => {
+                let (session, report, pdf) = self.report_pdf(session_id, revision).await?;
+                (session, report, ReportContent::Bytes(pdf))
+            }
+        };
+        Ok(ReportDocument {
+            revision: report.revision,
+            file_name: report_file_name(&session, report.revision, format),
+            content,
+        })
     }
 
     /// The revision as a PDF.

@@ -216,7 +216,7 @@ const TURN_SEQ: &str = "SELECT seq FROM turns WHERE id = ?1 ->> '$.id'";
 /// The turn, its state snapshot, its facts, the facts it supersedes, its
 /// report revision and the session's status go to SQLite as one batch of
 /// statements: each call into sqlx is a round trip to the connection's
-/// thread (about 50 µs here), and these rows are written on every message.
+/// thread, and these rows are written on every message.
 ///
 /// `head` runs first and `tail` after the batch, in the same round trip
 /// (`BEGIN IMMEDIATE` and `COMMIT` for a transaction held by [`OpenWrite`]).

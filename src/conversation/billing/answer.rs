@@ -8,11 +8,12 @@
 
 use super::intents::{self, Intent};
 use super::words::{question_for, words, Words};
+use super::DateScope;
 use super::{
     finish, found, intent_name, save, with_step_if, Answered, Ask, BillingCall, BillingFacts,
     Checked, Coverage, Ctx, Lane, Listed, Need, Plan, Root, Shown, TruthMode, HISTORY_KEPT,
 };
-use crate::billing::store::{ArrearsStatus, FeeCheck};
+use crate::billing::store::{ArrearsReport, ArrearsStatus, FeeCheck, RuleInForce, Verification};
 use crate::billing::Money;
 use crate::conversation::{hits, Fetched};
 use crate::engine::{registry::TransitionId, Reply, ReplyKind, TurnOutcome};
@@ -78,74 +79,12 @@ pub(super) fn run(ctx: &Ctx, mut lane: Lane, mut plan: Plan) -> Result<TurnOutco
     let w = words(&ctx.lang);
     let intent = plan.intent;
     let required = intent.required(lane.slot("rule_code").is_some());
-    for name in required {
-        if let Some(slot) = lane.slots.get(*name) {
-            if slot.turn < ctx.turn_no {
-                plan.trace.push(format!(
-                    "{name} = {} carried from turn {} ({})",
-                    slot.value, slot.turn, slot.source
-                ));
-            }
-        }
-    }
-    // The root frame is the business question: a verify of an order picked
-    // from the list (T3/T5, or its clarification) acts on the object and
-    // keeps the root it came from.
-    let object_action = matches!(
-        plan.transition,
-        TransitionId::T3ObjectSelect | TransitionId::T4ObjectAction | TransitionId::T5ObjectPronoun
-    ) || (plan.transition == TransitionId::T7ClarificationContinue
-        && lane.root.as_ref().is_some_and(|r| r.intent != intent));
-    if !object_action {
-        lane.root = Some(Root {
-            intent,
-            date: plan.date.clone(),
-            turn: ctx.turn_no,
-        });
-    }
+    trace_carried(ctx, &lane, required, &mut plan.trace);
+    keep_root(ctx, &mut lane, &plan);
     if let Some(missing) = required.iter().find(|n| lane.slot(n).is_none()) {
-        lane.ask = Some(Ask {
-            intent,
-            slot: missing.to_string(),
-            asked: 1,
-            turn: ctx.turn_no,
-            date: plan.date.clone(),
-        });
-        plan.fired.push_str(&format!(
-            "; {} needs {missing}: one targeted question",
-            intent.name()
-        ));
-        return Ok(reply(
-            ctx,
-            &lane,
-            intent.name(),
-            plan.transition,
-            ReplyKind::Question,
-            question_for(missing, w).to_string(),
-            Vec::new(),
-            plan.fired,
-            plan.trace,
-            false,
-        ));
+        return Ok(ask_for(ctx, lane, plan, missing, w));
     }
-    let date = plan.date.clone();
-    let call = match intent {
-        Intent::ArrearsCheck => BillingCall::Arrears {
-            plate_no: lane.slot("plate_no").unwrap_or_default().to_string(),
-            city_code: lane.slot("city_code").map(str::to_string),
-            from: date.as_ref().map(|d| d.from.clone()),
-            to: date.as_ref().map(|d| d.to.clone()),
-        },
-        Intent::FeeVerify => BillingCall::Verify {
-            order_no: lane.slot("order_no").unwrap_or_default().to_string(),
-        },
-        Intent::RuleExplain => BillingCall::Rule {
-            rule_code: lane.slot("rule_code").map(str::to_string),
-            city_code: lane.slot("city_code").map(str::to_string),
-            lot_code: lane.slot("lot_code").map(str::to_string),
-            at: date.as_ref().map(|d| d.from.clone()),
-        },
-    };
+    let call = tool_call(intent, &lane, plan.date.as_ref());
     let need = Need::Billing(call.clone());
     let result = match found(ctx.retrieved, &need) {
         Some(Fetched::Billing(r)) => r.clone(),
@@ -172,215 +111,29 @@ pub(super) fn run(ctx: &Ctx, mut lane: Lane, mut plan: Plan) -> Result<TurnOutco
     };
     let facts = match answered {
         Ok(v) => v,
-        Err(message) => {
-            let coverage = Coverage {
-                truth_mode: TruthMode::Unsupported,
-                covered: vec![message.clone()],
-                not_covered: {
-                    not_covered.insert(0, w.cannot.to_string());
-                    not_covered
-                },
-            };
-            plan.trace.push("coverage gate: blocked (truth_mode unsupported): the tool found nothing to answer from".into());
-            lane.shown = Some(Shown {
-                intent,
-                turn: ctx.turn_no,
-                facts: None,
-                coverage: coverage.clone(),
-            });
-            remember(
-                &mut lane,
-                ctx.turn_no,
-                intent,
-                call_subject(&call),
-                message.clone(),
-            );
-            let body = format!(
-                "{}: {message}\n{}: {}.\n{}",
-                w.facts,
-                w.conclusion,
-                w.cannot,
-                coverage_line(&coverage, w)
-            );
-            return Ok(reply(
-                ctx,
-                &lane,
-                intent.name(),
-                plan.transition,
-                ReplyKind::Answer,
-                body,
-                Vec::new(),
-                plan.fired,
-                plan.trace,
-                true,
-            ));
-        }
+        Err(message) => return Ok(tool_failed(ctx, lane, plan, &call, message, not_covered, w)),
     };
-    // Evidence: the explanation of the rule version the tool used.
-    let mut citations = Vec::new();
-    let mut evidence = String::new();
     let (rule, version) = match &facts {
         Answered::Arrears(_) => (String::new(), 0),
         Answered::Verify(v) => (v.rule_code.clone(), v.version_no as u32),
         Answered::Rule(r) => (r.rule_code.clone(), r.version_no as u32),
     };
-    if !rule.is_empty() && version > 0 {
-        let need = Need::Evidence {
-            source_id: format!("rule.{rule}"),
-            version,
-        };
-        let Some(found_hits) = hits(ctx.retrieved, &need) else {
-            return Err(need);
-        };
-        match found_hits.first() {
-            Some(h) => {
-                let lines: Vec<&str> = crate::knowledge::chunk::sentences(&h.text)
-                    .into_iter()
-                    .take(3)
-                    .collect();
-                evidence = format!("«{}» — {} [1]", h.title, lines.join(" "));
-                citations.push(h.chunk_id.clone());
-            }
-            None => evidence = format!("{rule} v{version}: {}", w.no_evidence),
-        }
-    }
-    let mut covered = Vec::new();
-    let mut truth = TruthMode::Confirmed;
-    let (facts_text, conclusion, subject, summary) = match &facts {
-        Answered::Arrears(report) => {
-            lane.results = report
-                .orders
-                .iter()
-                .map(|o| Listed {
-                    order_no: o.order_no.clone(),
-                    lot_code: o.lot_code.clone(),
-                    entry_time: o.entry_time.clone(),
-                    total_amount: o.total_amount,
-                    paid_amount: o.paid_amount,
-                    arrears_amount: o.arrears_amount,
-                })
-                .collect();
-            lane.result_set += 1;
-            lane.focus = None;
-            evidence = w.records.to_string();
-            let plate = report.plate_no.clone();
-            let city = report.city_code.clone().unwrap_or_default();
-            let checked = report.orders_checked;
-            covered.push(format!("{plate}: {checked} {}", w.orders_checked));
-            covered.push(if city.is_empty() {
-                w.all_cities.to_string()
-            } else {
-                city.clone()
-            });
-            if let Some(d) = &date {
-                covered.push(format!("{} {}", w.entered_in, d.label));
-            }
-            if let Some(lot) = ctx.read.get("lot_code") {
-                not_covered.push(format!("{lot}: {}", w.by_lot));
-            }
-            let mut text = format!(
-                "{plate} {city}: {} ({}), {}",
-                report.status,
-                lane.results.len(),
-                report.total_arrears
-            );
-            for (i, o) in lane.results.iter().enumerate() {
-                text.push_str(&format!(
-                    "\n{}. {} ({}, {}): {} / {} → {}",
-                    i + 1,
-                    o.order_no,
-                    o.lot_code,
-                    o.entry_time,
-                    o.total_amount,
-                    o.paid_amount,
-                    o.arrears_amount
-                ));
-            }
-            let conclusion = if checked == 0 {
-                truth = TruthMode::Limited;
-                w.no_orders.to_string()
-            } else if report.status == ArrearsStatus::HasArrears {
-                format!("{} {}. {}", w.owes, report.total_arrears, w.pick_hint)
-            } else {
-                w.nothing_owed.to_string()
-            };
-            let summary = format!(
-                "{} {} ({} {})",
-                report.status, report.total_arrears, checked, w.orders_checked
-            );
-            (text, conclusion, plate, summary)
-        }
-        Answered::Verify(v) => {
-            let order = v.order_no.clone();
-            lane.focus = Some(order.clone());
-            let entry = &v.entry_time;
-            covered.push(format!(
-                "{order}: {} ({rule} v{version}, {entry})",
-                w.verify_covers
-            ));
-            if let Some(d) = &date {
-                if !d.contains(entry) {
-                    not_covered.push(format!("{} ({} {entry})", d.label, w.order_dated));
-                }
-            }
-            let mut text = format!(
-                "{order} ({} {}, {entry} → {}): {} ({} {}); {rule} v{version}: {}",
-                v.city_code,
-                v.lot_code,
-                v.exit_time,
-                v.order_total,
-                w.paid,
-                v.paid_amount,
-                v.simulated_total
-            );
-            for p in v.pieces.iter().take(8) {
-                text.push_str(&format!(
-                    "\n- {} {}: {} min, {} × → {}{}",
-                    p.segment,
-                    p.occurrence,
-                    p.minutes,
-                    p.units,
-                    p.amount,
-                    if p.cap_applied { " (cap)" } else { "" }
-                ));
-            }
-            let conclusion = if v.result == FeeCheck::Consistent {
-                w.consistent.to_string()
-            } else {
-                format!("{} {}.", w.mismatch, v.difference)
-            };
-            let summary = format!(
-                "{} (order {}, rule {}, difference {})",
-                v.result, v.order_total, v.simulated_total, v.difference
-            );
-            (text, conclusion, order, summary)
-        }
-        Answered::Rule(r) => {
-            lane.results.clear();
-            lane.focus = None;
-            covered.push(match &date {
-                Some(d) => format!("{rule}: {} {}", w.in_force_on, d.from),
-                None => format!("{rule}: {}", w.in_force_now),
-            });
-            let text = format!(
-                "{rule} «{}», v{version}: {} {} [{}], {} → {}",
-                r.name,
-                r.city_code,
-                r.lot_codes.join(", "),
-                r.time_zone,
-                r.effective_from,
-                r.effective_to.as_deref().unwrap_or("…")
-            );
-            let summary = format!("{rule} v{version}");
-            (text, w.rule_applies.to_string(), rule.clone(), summary)
-        }
+    let (evidence, citations) = rule_evidence(ctx, &rule, version, w)?;
+    let date = plan.date.as_ref();
+    let stated = match &facts {
+        Answered::Arrears(report) => arrears_stated(ctx, &mut lane, report, date, w),
+        Answered::Verify(v) => verify_stated(&mut lane, v, &rule, version, date, w),
+        Answered::Rule(r) => rule_stated(&mut lane, r, &rule, version, date, w),
     };
-    if !not_covered.is_empty() {
-        truth = TruthMode::Limited;
-    }
+    not_covered.extend(stated.not_covered);
+    let truth = if stated.limited || !not_covered.is_empty() {
+        TruthMode::Limited
+    } else {
+        TruthMode::Confirmed
+    };
     let coverage = Coverage {
         truth_mode: truth,
-        covered,
+        covered: stated.covered,
         not_covered,
     };
     plan.trace.push(format!(
@@ -393,18 +146,26 @@ pub(super) fn run(ctx: &Ctx, mut lane: Lane, mut plan: Plan) -> Result<TurnOutco
             format!("; not covered: {}", coverage.not_covered.join("; "))
         }
     ));
-    remember(&mut lane, ctx.turn_no, intent, subject, summary);
+    remember(
+        &mut lane,
+        ctx.turn_no,
+        intent,
+        stated.subject,
+        stated.summary,
+    );
     lane.shown = Some(Shown {
         intent,
         turn: ctx.turn_no,
         facts: Some(facts),
         coverage: coverage.clone(),
     });
-    let mut body = format!("{}: {facts_text}", w.facts);
+    // An arrears answer's evidence is the records themselves.
+    let evidence = stated.evidence.map(str::to_string).unwrap_or(evidence);
+    let mut body = format!("{}: {}", w.facts, stated.text);
     if !evidence.is_empty() {
         body.push_str(&format!("\n{}: {evidence}", w.evidence));
     }
-    body.push_str(&format!("\n{}: {conclusion}", w.conclusion));
+    body.push_str(&format!("\n{}: {}", w.conclusion, stated.conclusion));
     body.push_str(&format!("\n{}", coverage_line(&coverage, w)));
     if let Some(c) = citations.first() {
         body.push_str(&format!("\n\n[1] {c}"));
@@ -421,6 +182,371 @@ pub(super) fn run(ctx: &Ctx, mut lane: Lane, mut plan: Plan) -> Result<TurnOutco
         plan.trace,
         true,
     ))
+}
+
+/// Names in the trace each required slot carried from an earlier turn.
+fn trace_carried(ctx: &Ctx, lane: &Lane, required: &[&str], trace: &mut Vec<String>) {
+    for name in required {
+        if let Some(slot) = lane.slots.get(*name) {
+            if slot.turn < ctx.turn_no {
+                trace.push(format!(
+                    "{name} = {} carried from turn {} ({})",
+                    slot.value, slot.turn, slot.source
+                ));
+            }
+        }
+    }
+}
+
+/// The root frame is the business question: a verify of an order picked
+/// from the list (T3/T5, or its clarification) acts on the object and
+/// keeps the root it came from; any other intent becomes the root.
+fn keep_root(ctx: &Ctx, lane: &mut Lane, plan: &Plan) {
+    let intent = plan.intent;
+    let object_action = matches!(
+        plan.transition,
+        TransitionId::T3ObjectSelect | TransitionId::T4ObjectAction | TransitionId::T5ObjectPronoun
+    ) || (plan.transition == TransitionId::T7ClarificationContinue
+        && lane.root.as_ref().is_some_and(|r| r.intent != intent));
+    if !object_action {
+        lane.root = Some(Root {
+            intent,
+            date: plan.date.clone(),
+            turn: ctx.turn_no,
+        });
+    }
+}
+
+/// One targeted question for the first required slot still missing.
+fn ask_for(ctx: &Ctx, mut lane: Lane, mut plan: Plan, missing: &str, w: &Words) -> TurnOutcome {
+    let intent = plan.intent;
+    lane.ask = Some(Ask {
+        intent,
+        slot: missing.to_string(),
+        asked: 1,
+        turn: ctx.turn_no,
+        date: plan.date.clone(),
+    });
+    plan.fired.push_str(&format!(
+        "; {} needs {missing}: one targeted question",
+        intent.name()
+    ));
+    reply(
+        ctx,
+        &lane,
+        intent.name(),
+        plan.transition,
+        ReplyKind::Question,
+        question_for(missing, w).to_string(),
+        Vec::new(),
+        plan.fired,
+        plan.trace,
+        false,
+    )
+}
+
+/// The tool the intent calls, with the lane's slots and the date scope.
+fn tool_call(intent: Intent, lane: &Lane, date: Option<&DateScope>) -> BillingCall {
+    match intent {
+        Intent::ArrearsCheck => BillingCall::Arrears {
+            plate_no: lane.slot("plate_no").unwrap_or_default().to_string(),
+            city_code: lane.slot("city_code").map(str::to_string),
+            from: date.map(|d| d.from.clone()),
+            to: date.map(|d| d.to.clone()),
+        },
+        Intent::FeeVerify => BillingCall::Verify {
+            order_no: lane.slot("order_no").unwrap_or_default().to_string(),
+        },
+        Intent::RuleExplain => BillingCall::Rule {
+            rule_code: lane.slot("rule_code").map(str::to_string),
+            city_code: lane.slot("city_code").map(str::to_string),
+            lot_code: lane.slot("lot_code").map(str::to_string),
+            at: date.map(|d| d.from.clone()),
+        },
+    }
+}
+
+/// The answer when the tool found nothing to answer from: its message as
+/// the facts, truth_mode unsupported.
+fn tool_failed(
+    ctx: &Ctx,
+    mut lane: Lane,
+    mut plan: Plan,
+    call: &BillingCall,
+    message: String,
+    mut not_covered: Vec<String>,
+    w: &Words,
+) -> TurnOutcome {
+    let intent = plan.intent;
+    not_covered.insert(0, w.cannot.to_string());
+    let coverage = Coverage {
+        truth_mode: TruthMode::Unsupported,
+        covered: vec![message.clone()],
+        not_covered,
+    };
+    plan.trace.push(
+        "coverage gate: blocked (truth_mode unsupported): the tool found nothing to answer from"
+            .into(),
+    );
+    lane.shown = Some(Shown {
+        intent,
+        turn: ctx.turn_no,
+        facts: None,
+        coverage: coverage.clone(),
+    });
+    remember(
+        &mut lane,
+        ctx.turn_no,
+        intent,
+        call_subject(call),
+        message.clone(),
+    );
+    let body = format!(
+        "{}: {message}\n{}: {}.\n{}",
+        w.facts,
+        w.conclusion,
+        w.cannot,
+        coverage_line(&coverage, w)
+    );
+    reply(
+        ctx,
+        &lane,
+        intent.name(),
+        plan.transition,
+        ReplyKind::Answer,
+        body,
+        Vec::new(),
+        plan.fired,
+        plan.trace,
+        true,
+    )
+}
+
+/// The evidence line and its citation: the explanation of the rule version
+/// the tool used (none without a rule). Asks for it when not yet fetched.
+fn rule_evidence(
+    ctx: &Ctx,
+    rule: &str,
+    version: u32,
+    w: &Words,
+) -> Result<(String, Vec<String>), Need> {
+    if rule.is_empty() || version == 0 {
+        return Ok((String::new(), Vec::new()));
+    }
+    let need = Need::Evidence {
+        source_id: format!("rule.{rule}"),
+        version,
+    };
+    let Some(found_hits) = hits(ctx.retrieved, &need) else {
+        return Err(need);
+    };
+    Ok(match found_hits.first() {
+        Some(h) => {
+            let lines: Vec<&str> = crate::knowledge::chunk::sentences(&h.text)
+                .into_iter()
+                .take(3)
+                .collect();
+            (
+                format!("«{}» — {} [1]", h.title, lines.join(" ")),
+                vec![h.chunk_id.clone()],
+            )
+        }
+        None => (format!("{rule} v{version}: {}", w.no_evidence), Vec::new()),
+    })
+}
+
+/// What one tool record states: the facts, the conclusion, what of the
+/// question it covers and cannot, and the recap's subject and summary.
+struct Stated {
+    text: String,
+    conclusion: String,
+    subject: String,
+    summary: String,
+    covered: Vec<String>,
+    not_covered: Vec<String>,
+    /// The record itself limits the answer (no orders checked).
+    limited: bool,
+    /// Evidence in place of the rule explanation's.
+    evidence: Option<&'static str>,
+}
+
+/// A plate's arrears: the orders listed (the list a later turn picks from).
+fn arrears_stated(
+    ctx: &Ctx,
+    lane: &mut Lane,
+    report: &ArrearsReport,
+    date: Option<&DateScope>,
+    w: &Words,
+) -> Stated {
+    lane.results = report
+        .orders
+        .iter()
+        .map(|o| Listed {
+            order_no: o.order_no.clone(),
+            lot_code: o.lot_code.clone(),
+            entry_time: o.entry_time.clone(),
+            total_amount: o.total_amount,
+            paid_amount: o.paid_amount,
+            arrears_amount: o.arrears_amount,
+        })
+        .collect();
+    lane.result_set += 1;
+    lane.focus = None;
+    let plate = report.plate_no.clone();
+    let city = report.city_code.clone().unwrap_or_default();
+    let checked = report.orders_checked;
+    let mut covered = vec![format!("{plate}: {checked} {}", w.orders_checked)];
+    covered.push(if city.is_empty() {
+        w.all_cities.to_string()
+    } else {
+        city.clone()
+    });
+    if let Some(d) = date {
+        covered.push(format!("{} {}", w.entered_in, d.label));
+    }
+    let mut not_covered = Vec::new();
+    if let Some(lot) = ctx.read.get("lot_code") {
+        not_covered.push(format!("{lot}: {}", w.by_lot));
+    }
+    let mut text = format!(
+        "{plate} {city}: {} ({}), {}",
+        report.status,
+        lane.results.len(),
+        report.total_arrears
+    );
+    for (i, o) in lane.results.iter().enumerate() {
+        text.push_str(&format!(
+            "\n{}. {} ({}, {}): {} / {} → {}",
+            i + 1,
+            o.order_no,
+            o.lot_code,
+            o.entry_time,
+            o.total_amount,
+            o.paid_amount,
+            o.arrears_amount
+        ));
+    }
+    let conclusion = if checked == 0 {
+        w.no_orders.to_string()
+    } else if report.status == ArrearsStatus::HasArrears {
+        format!("{} {}. {}", w.owes, report.total_arrears, w.pick_hint)
+    } else {
+        w.nothing_owed.to_string()
+    };
+    let summary = format!(
+        "{} {} ({} {})",
+        report.status, report.total_arrears, checked, w.orders_checked
+    );
+    Stated {
+        text,
+        conclusion,
+        subject: plate,
+        summary,
+        covered,
+        not_covered,
+        limited: checked == 0,
+        evidence: Some(w.records),
+    }
+}
+
+/// An order's fee checked against the rule version in force at its entry.
+fn verify_stated(
+    lane: &mut Lane,
+    v: &Verification,
+    rule: &str,
+    version: u32,
+    date: Option<&DateScope>,
+    w: &Words,
+) -> Stated {
+    let order = v.order_no.clone();
+    lane.focus = Some(order.clone());
+    let entry = &v.entry_time;
+    let covered = vec![format!(
+        "{order}: {} ({rule} v{version}, {entry})",
+        w.verify_covers
+    )];
+    let mut not_covered = Vec::new();
+    if let Some(d) = date {
+        if !d.contains(entry) {
+            not_covered.push(format!("{} ({} {entry})", d.label, w.order_dated));
+        }
+    }
+    let mut text = format!(
+        "{order} ({} {}, {entry} → {}): {} ({} {}); {rule} v{version}: {}",
+        v.city_code,
+        v.lot_code,
+        v.exit_time,
+        v.order_total,
+        w.paid,
+        v.paid_amount,
+        v.simulated_total
+    );
+    for p in v.pieces.iter().take(8) {
+        text.push_str(&format!(
+            "\n- {} {}: {} min, {} × → {}{}",
+            p.segment,
+            p.occurrence,
+            p.minutes,
+            p.units,
+            p.amount,
+            if p.cap_applied { " (cap)" } else { "" }
+        ));
+    }
+    let conclusion = if v.result == FeeCheck::Consistent {
+        w.consistent.to_string()
+    } else {
+        format!("{} {}.", w.mismatch, v.difference)
+    };
+    let summary = format!(
+        "{} (order {}, rule {}, difference {})",
+        v.result, v.order_total, v.simulated_total, v.difference
+    );
+    Stated {
+        text,
+        conclusion,
+        subject: order,
+        summary,
+        covered,
+        not_covered,
+        limited: false,
+        evidence: None,
+    }
+}
+
+/// The rule version in force at the scope's date (or now).
+fn rule_stated(
+    lane: &mut Lane,
+    r: &RuleInForce,
+    rule: &str,
+    version: u32,
+    date: Option<&DateScope>,
+    w: &Words,
+) -> Stated {
+    lane.results.clear();
+    lane.focus = None;
+    let covered = vec![match date {
+        Some(d) => format!("{rule}: {} {}", w.in_force_on, d.from),
+        None => format!("{rule}: {}", w.in_force_now),
+    }];
+    let text = format!(
+        "{rule} «{}», v{version}: {} {} [{}], {} → {}",
+        r.name,
+        r.city_code,
+        r.lot_codes.join(", "),
+        r.time_zone,
+        r.effective_from,
+        r.effective_to.as_deref().unwrap_or("…")
+    );
+    Stated {
+        text,
+        conclusion: w.rule_applies.to_string(),
+        subject: rule.to_string(),
+        summary: format!("{rule} v{version}"),
+        covered,
+        not_covered: Vec::new(),
+        limited: false,
+        evidence: None,
+    }
 }
 
 fn call_subject(call: &BillingCall) -> String {

@@ -19,9 +19,9 @@ type SessionListAnswer = Awaited<ReturnType<typeof api.sessionList>>;
 let primedList: Promise<SessionListAnswer> | null = null;
 
 /** Asks for the unfiltered session list before React's first render
- * (main.tsx): the window's first paint of the app took 80 ms on the 2-core
- * machine, and the list's answer no longer waits for it. The pane's first
- * load takes this answer instead of asking again. */
+ * (main.tsx), so the list's answer does not wait for the window's first
+ * paint of the app. The pane's first load takes this answer instead of
+ * asking again. */
 export function primeSessionList(): void {
   primedList = api.sessionList({});
   // Handled when the pane takes it; never an unhandled rejection meanwhile.

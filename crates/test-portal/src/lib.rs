@@ -10,7 +10,7 @@
 //! (`PORTAL_SEED`, default 7), so a run can be repeated.
 //!
 //! Control endpoints, for tests in another process (`cargo run --example
-//! test_portal`); no token, loopback only, never faulted:
+//! test_portal`, examples/test_portal.rs); no token, loopback only, never faulted:
 //! - `GET  /control/stats`: what was received and stored, as JSON (counts,
 //!   the stored revision per report and draft, the attachments' sha256s and
 //!   whether their bytes still hash to them, faults injected by kind).
@@ -24,7 +24,6 @@
 //!   connection dropped (the client sees a network error) until set false.
 //! - `POST /control/seed_report` `{"report_id": "...", "revision": 5}`:
 //!   pretend another client stored that revision (a lower one is then a 409).
-#![allow(dead_code)]
 
 use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
