@@ -445,6 +445,28 @@ fn approximate_is_decided(step: &Step, clause: &str, value: f64, unit: Unit) -> 
     judge(value) == judge(top)
 }
 
+pattern!(
+    BELOW_REFERENCE,
+    r"\b(way |well |a (good |little )?bit |slightly |just )?(below|under|lower than|less than)\s+(what|where)\s+(the\s+)?([\w/-]+\s+){0,3}(chart|range|spec|book|manual|table|sticker|label)\b.{0,12}\b(says|shows|calls for|wants|lists)\b|\b(below|under|lower than|less than)\s+(what\s+)?(it|they)\s+should\b|\b(por debajo de|menos de) lo que (dice|marca|pide) (la |el )?(tabla|rango|manual|especificaci[oó]n)|\bниже (чем )?(по )?(таблиц|норм|спецификаци)\w*"
+);
+pattern!(
+    ABOVE_REFERENCE,
+    r"\b(way |well |a (good |little )?bit |slightly |just )?(above|over|higher than|more than)\s+(what|where)\s+(the\s+)?([\w/-]+\s+){0,3}(chart|range|spec|book|manual|table|sticker|label)\b.{0,12}\b(says|shows|calls for|wants|lists)\b|\b(above|over|higher than|more than)\s+(what\s+)?(it|they)\s+should\b|\b(por encima de|m[aá]s de) lo que (dice|marca|pide) (la |el )?(tabla|rango|manual|especificaci[oó]n)|\bвыше (чем )?(по )?(таблиц|норм|спецификаци)\w*"
+);
+
+/// `Some(true)` when the clause puts the reading below the reference it
+/// names (the chart, the range, what it should be), `Some(false)` above.
+fn beside_reference(clause: &str) -> Option<bool> {
+    match (
+        BELOW_REFERENCE.is_match(clause),
+        ABOVE_REFERENCE.is_match(clause),
+    ) {
+        (true, false) => Some(true),
+        (false, true) => Some(false),
+        _ => None,
+    }
+}
+
 pattern!(INPUT_SIDE, r"\b(input|line side|entrada|вход\w*)");
 pattern!(
     OUTPUT_SIDE,
@@ -546,7 +568,10 @@ fn generic_polarity(clause: &str, near: Option<(usize, usize)>) -> Option<bool> 
     let best = |r: &Regex, positive: bool| {
         r.find_iter(clause)
             .filter(|m| {
-                close(m.start(), m.end()) && !leading_reply(m) && !acts_on_object(clause, m)
+                close(m.start(), m.end())
+                    && !leading_reply(m)
+                    && !acts_on_object(clause, m)
+                    && !AMOUNT_AFTER.is_match(&clause[m.end()..])
             })
             .map(|m| {
                 let negated = negated_match(clause, m.start(), m.end());
@@ -568,6 +593,13 @@ fn generic_polarity(clause: &str, near: Option<(usize, usize)>) -> Option<bool> 
         (None, None) => None,
     }
 }
+
+pattern!(
+    /// "A good bit under", "a good while": "good" measuring an amount, not
+    /// judging the part.
+    AMOUNT_AFTER,
+    r"^\s+(bit|deal|while|amount|ways|chunk|number|portion|part|few|many|long)\b"
+);
 
 pattern!(
     /// "Closed everything up", "opened it": the verb of an action done,
@@ -634,6 +666,13 @@ fn outcome_in(
     match step.kind {
         StepKind::Measurement => {
             let unit = step.unit?;
+            // "Way below what the P/T chart says for 75 out here": the side of
+            // the reference is the answer; the number is the reference's.
+            if let Some(low) = beside_reference(clause) {
+                return step
+                    .outcome(if low { "low" } else { "high" })
+                    .map(|o| (o.name.clone(), None));
+            }
             for f in find_quantities(clause) {
                 if f.quantity.convert_to(unit).is_some() {
                     let judged = Quantity {
@@ -2119,6 +2158,25 @@ mod tests {
                 proptest::prop_assert!(text.contains(c));
             }
         }
+    }
+
+    #[test]
+    fn a_reading_said_against_a_reference_takes_its_side() {
+        use super::{beside_reference, generic_polarity};
+        assert_eq!(
+            beside_reference(
+                "static pressure is way below what the P/T chart says for 75 out here"
+            ),
+            Some(true)
+        );
+        assert_eq!(
+            beside_reference("a good bit over what it should be"),
+            Some(false)
+        );
+        assert_eq!(beside_reference("below the fill line"), None);
+        // "A good bit" measures, it does not pass the part.
+        assert_eq!(generic_polarity("a good bit under", None), None);
+        assert_eq!(generic_polarity("looks good", None), Some(true));
     }
 
     #[test]
