@@ -855,6 +855,8 @@ pub fn step_answers(
     // A step the rating comparison answered is not read again clause by clause.
     let mut conflicted: Vec<usize> = out.iter().map(|a| a.step).collect();
     let mut prev_named: Vec<(usize, usize)> = Vec::new();
+    // The step the clause before answered, and whether with a reading.
+    let mut prev_answered: Option<(usize, bool)> = None;
     let mut prev_end = 0;
     // "Swapped the solenoid, pumps fine now": from the repair on, the
     // message describes the unit after the fix, which answers no step of
@@ -1014,7 +1016,20 @@ pub fn step_answers(
             && component_named(proc, clause).is_none()
             && !ON_DISPLAY.is_match(clause);
         if inherited {
-            named = prev_named.clone();
+            // "вентилятор запускается, крутит нормально": the clause goes on
+            // about the step the one before it answered, if it answered one.
+            // After a reading ("bottoms out around 109 when the comp kicks,
+            // and it did start") the clause may turn to another part the
+            // one before it named.
+            named = match prev_answered {
+                Some((step, false)) => vec![(0, step)],
+                Some((step, true)) => {
+                    let mut n = prev_named.clone();
+                    n.sort_by_key(|&(_, i)| i != step);
+                    n
+                }
+                None => prev_named.clone(),
+            };
         } else if let Some(&(_, i)) = named.first() {
             let step = &proc.steps[i];
             antecedent = step
@@ -1127,6 +1142,7 @@ pub fn step_answers(
                 }
             }
         }
+        prev_answered = answered.as_ref().map(|a| (a.0, a.2.is_some()));
         if let Some((step, outcome, quantity, basis)) = answered {
             let signal = proc.steps[step].outcome(&outcome).is_some_and(|o| o.signal);
             // Two clauses about one step: the same answer counts once;
