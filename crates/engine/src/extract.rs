@@ -457,6 +457,15 @@ pattern!(
 /// `Some(true)` when the clause puts the reading below the reference it
 /// names (the chart, the range, what it should be), `Some(false)` above.
 fn beside_reference(clause: &str) -> Option<bool> {
+    // Most clauses name no reference at all: a cheap look for the words
+    // every reference phrase has spares the two searches.
+    let lower = clause.to_lowercase();
+    if !["what", "where", "should", "lo que", "ниже", "выше"]
+        .iter()
+        .any(|w| lower.contains(w))
+    {
+        return None;
+    }
     match (
         BELOW_REFERENCE.is_match(clause),
         ABOVE_REFERENCE.is_match(clause),
@@ -475,13 +484,16 @@ pattern!(
 
 /// The clause speaks of the other terminal of the part than the step asks
 /// about ("the controller output" is no reading at the switch input).
-fn other_terminal(step: &Step, clause: &str) -> bool {
+/// `said` is whether the clause speaks of an input and of an output.
+fn other_terminal(step: &Step, said: (bool, bool)) -> bool {
+    let (says_input, says_output) = said;
+    if says_input == says_output {
+        return false;
+    }
     let label = step.label.get("en");
-    let asks_input = INPUT_SIDE.is_match(label) && !OUTPUT_SIDE.is_match(label);
-    let asks_output = OUTPUT_SIDE.is_match(label) && !INPUT_SIDE.is_match(label);
-    let says_input = INPUT_SIDE.is_match(clause);
-    let says_output = OUTPUT_SIDE.is_match(clause);
-    (asks_input && says_output && !says_input) || (asks_output && says_input && !says_output)
+    let asks_input = INPUT_SIDE.is_match(label);
+    let asks_output = OUTPUT_SIDE.is_match(label);
+    (asks_input && !asks_output && says_output) || (asks_output && !asks_input && says_input)
 }
 
 pattern!(
@@ -949,12 +961,13 @@ pub fn step_answers(
         } else {
             &unconditioned
         };
+        let said_side = (INPUT_SIDE.is_match(about), OUTPUT_SIDE.is_match(about));
         let mut named: Vec<(usize, usize)> = proc
             .steps
             .iter()
             .enumerate()
             .filter(|(i, _)| in_scope.as_ref().is_none_or(|r| r[*i]) || Some(*i) == active)
-            .filter(|(_, s)| !other_terminal(s, about))
+            .filter(|(_, s)| !other_terminal(s, said_side))
             .filter_map(|(i, s)| s.subject.longest_match(about).map(|len| (len, i)))
             .collect();
         // The step whose part the clause names most fully wins ("предохранитель
