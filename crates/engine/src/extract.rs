@@ -411,7 +411,7 @@ pattern!(
     /// one", "el 13 era del otro": a reading the technician says was taken
     /// at some other part is taken back.
     WITHDRAWN_READING,
-    r"\b\d+(?:[.,]\d+)?\s*(?:v|vdc|vac|volts?|psi|a|amps?|ohms?)?\s+(was|were)\s+(actually\s+)?(at|on|from|off|for)\s+(the\s+)?(other|wrong|next|neighbou?r\w*|another)\b|\d+(?:[.,]\d+)?\s*(?:в|а|ом)?\s+(это\s+)?(было|был[аи]?)\s+(на|с|у|от)\s+(соседн|друг|не\s+т)\w*|\b\d+(?:[.,]\d+)?\s*(?:v|a)?\s+(era|fue|eran|fueron)\s+(en|de|del)\s+(otr|el de al lado|la de al lado|la equivocad|el equivocad)\w*"
+    r"\b\d+(?:[.,]\d+)?\s*(?:v|vdc|vac|a|amps?|psi|ohms?)?\s+(i )?(previously reported|reported (earlier|before)|i gave( you)?( earlier| before)?|from before)\b|\b\d+(?:[.,]\d+)?\s*(?:v|vdc|vac|volts?|psi|a|amps?|ohms?)?\s+(was|were)\s+(actually\s+)?(at|on|from|off|for)\s+(the\s+)?(other|wrong|next|neighbou?r\w*|another)\b|\d+(?:[.,]\d+)?\s*(?:в|а|ом)?\s+(это\s+)?(было|был[аи]?)\s+(на|с|у|от)\s+(соседн|друг|не\s+т)\w*|\b\d+(?:[.,]\d+)?\s*(?:v|a)?\s+(era|fue|eran|fueron)\s+(en|de|del)\s+(otr|el de al lado|la de al lado|la equivocad|el equivocad)\w*"
 );
 
 pattern!(

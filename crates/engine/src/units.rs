@@ -387,7 +387,7 @@ fn designates(before: &str, num: &str) -> bool {
             .expect("compiles")
     });
     static LED: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)\b(green|red|amber|yellow|verde|roj[oa]|amarill[oa]|зел[её]н\w*|красн\w*|ж[её]лт\w*|led|лампочк\w*|диод\w*)\b(\W+\w+){0,2}\W*$")
+        Regex::new(r"(?i)\b(green|red|amber|yellow|verde|roj[oa]|amarill[oa]|зел[её]н\w*|красн\w*|ж[её]лт\w*|led|лампочк\w*|диод\w*|code|c[oó]digo|код\w*|blinks?|flash\w*|destell\w*|parpade\w*|мига\w*)\b(\W+\w+){0,3}\W*$")
             .expect("compiles")
     });
     let small_count = num.len() <= 2 && num.chars().all(|c| c.is_ascii_digit());
@@ -642,6 +642,7 @@ mod tests {
         assert_eq!(lone_number("sale tibia, como 90 F"), None);
         assert_eq!(lone_number("motor 2 на контроллере"), None);
         assert_eq!(lone_number("green теперь 2"), None);
+        assert_eq!(lone_number("the red code observed was 3"), None);
         assert_eq!(lone_number("motor leads 12.2"), Some(12.2));
     }
 
