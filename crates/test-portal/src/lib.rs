@@ -444,6 +444,33 @@ async fn finish(
     answer(status, body)
 }
 
+/// A write request let through: its idempotency key, its fault, and the
+/// claim on the key held until the handler is done.
+struct Admitted {
+    key: String,
+    fault: Option<Fault>,
+    _claim: tokio::sync::OwnedMutexGuard<()>,
+}
+
+/// What every write does first: the gate, the claim on its key (a replay is
+/// answered from the first reply), the stall and a timeout before the write.
+async fn admit(shared: &Shared, headers: &HeaderMap) -> Result<Admitted, Response> {
+    let (key, fault) = match gate(shared, headers, true) {
+        Gate::Done(r) => return Err(r),
+        Gate::Go { key, fault } => (key, fault),
+    };
+    let claim = claim(shared, &key).await?;
+    stall_if(shared, fault).await;
+    if fault == Some(Fault::TimeoutBefore) {
+        return Err(answer(503, json!({"message": "too late"})));
+    }
+    Ok(Admitted {
+        key,
+        fault,
+        _claim: claim,
+    })
+}
+
 async fn stall_if(shared: &Shared, fault: Option<Fault>) {
     if fault == Some(Fault::TimeoutBefore) {
         tokio::time::sleep(shared.stall).await;
@@ -463,18 +490,10 @@ async fn attachment(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let (key, fault) = match gate(&shared, &headers, true) {
-        Gate::Done(r) => return r,
-        Gate::Go { key, fault } => (key, fault),
+    let Admitted { key, fault, _claim } = match admit(&shared, &headers).await {
+        Ok(a) => a,
+        Err(r) => return r,
     };
-    let _claim = match claim(&shared, &key).await {
-        Ok(g) => g,
-        Err(replayed) => return replayed,
-    };
-    stall_if(&shared, fault).await;
-    if fault == Some(Fault::TimeoutBefore) {
-        return answer(503, json!({"message": "too late"}));
-    }
     let actual = hex::encode(Sha256::digest(&body));
     if actual != sha {
         return finish(
@@ -522,18 +541,10 @@ async fn report(
     headers: HeaderMap,
     Json(body): Json<Value>,
 ) -> Response {
-    let (key, fault) = match gate(&shared, &headers, true) {
-        Gate::Done(r) => return r,
-        Gate::Go { key, fault } => (key, fault),
+    let Admitted { key, fault, _claim } = match admit(&shared, &headers).await {
+        Ok(a) => a,
+        Err(r) => return r,
     };
-    let _claim = match claim(&shared, &key).await {
-        Ok(g) => g,
-        Err(replayed) => return replayed,
-    };
-    stall_if(&shared, fault).await;
-    if fault == Some(Fault::TimeoutBefore) {
-        return answer(503, json!({"message": "too late"}));
-    }
     let (status, reply) = {
         let mut st = shared.lock();
         let missing: Vec<String> = body["attachments"]
@@ -564,18 +575,10 @@ async fn labor_draft(
     headers: HeaderMap,
     Json(body): Json<Value>,
 ) -> Response {
-    let (key, fault) = match gate(&shared, &headers, true) {
-        Gate::Done(r) => return r,
-        Gate::Go { key, fault } => (key, fault),
+    let Admitted { key, fault, _claim } = match admit(&shared, &headers).await {
+        Ok(a) => a,
+        Err(r) => return r,
     };
-    let _claim = match claim(&shared, &key).await {
-        Ok(g) => g,
-        Err(replayed) => return replayed,
-    };
-    stall_if(&shared, fault).await;
-    if fault == Some(Fault::TimeoutBefore) {
-        return answer(503, json!({"message": "too late"}));
-    }
     let (status, reply) = revisioned(&mut shared.lock().drafts, &id, body);
     finish(&shared, key, fault, status, reply).await
 }
@@ -585,18 +588,10 @@ async fn escalation(
     headers: HeaderMap,
     Json(body): Json<Value>,
 ) -> Response {
-    let (key, fault) = match gate(&shared, &headers, true) {
-        Gate::Done(r) => return r,
-        Gate::Go { key, fault } => (key, fault),
+    let Admitted { key, fault, _claim } = match admit(&shared, &headers).await {
+        Ok(a) => a,
+        Err(r) => return r,
     };
-    let _claim = match claim(&shared, &key).await {
-        Ok(g) => g,
-        Err(replayed) => return replayed,
-    };
-    stall_if(&shared, fault).await;
-    if fault == Some(Fault::TimeoutBefore) {
-        return answer(503, json!({"message": "too late"}));
-    }
     shared.lock().escalations.push(body);
     finish(&shared, key, fault, 201, json!({"status": "escalated"})).await
 }

@@ -414,18 +414,7 @@ fn arrears_stated(
         lane.results.len(),
         report.total_arrears
     );
-    for (i, o) in lane.results.iter().enumerate() {
-        text.push_str(&format!(
-            "\n{}. {} ({}, {}): {} / {} → {}",
-            i + 1,
-            o.order_no,
-            o.lot_code,
-            o.entry_time,
-            o.total_amount,
-            o.paid_amount,
-            o.arrears_amount
-        ));
-    }
+    push_order_list(&mut text, &lane.results);
     let conclusion = if checked == 0 {
         w.no_orders.to_string()
     } else if report.status == ArrearsStatus::HasArrears {
@@ -645,18 +634,7 @@ pub(super) fn back_to_list(ctx: &Ctx, mut lane: Lane) -> TurnOutcome {
     lane.slots.remove("order_no");
     let root = lane.root.clone();
     let mut text = format!("{}:", w.back_to_list);
-    for (i, o) in lane.results.iter().enumerate() {
-        text.push_str(&format!(
-            "\n{}. {} ({}, {}): {} / {} → {}",
-            i + 1,
-            o.order_no,
-            o.lot_code,
-            o.entry_time,
-            o.total_amount,
-            o.paid_amount,
-            o.arrears_amount
-        ));
-    }
+    push_order_list(&mut text, &lane.results);
     text.push_str(&format!("\n{}", w.pick_hint));
     let fired = format!(
         "T6: focus {} dropped; root {} ({}{}) kept: the list of result set {} shown again, no tool ran",
@@ -900,4 +878,20 @@ pub(super) fn boundary(ctx: &Ctx, lane: Lane) -> TurnOutcome {
         Vec::new(),
         true,
     )
+}
+
+/// The numbered order lines of a listing: order, lot, entry, total / paid → arrears.
+fn push_order_list(text: &mut String, results: &[Listed]) {
+    for (i, o) in results.iter().enumerate() {
+        text.push_str(&format!(
+            "\n{}. {} ({}, {}): {} / {} → {}",
+            i + 1,
+            o.order_no,
+            o.lot_code,
+            o.entry_time,
+            o.total_amount,
+            o.paid_amount,
+            o.arrears_amount
+        ));
+    }
 }
