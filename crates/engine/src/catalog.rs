@@ -256,21 +256,22 @@ impl LazyRegex {
     /// Every match of every alternative, each alternative searched on its
     /// own (only when the group matches at all, which most groups do not).
     fn each_match<'a>(&'a self, text: &'a str) -> impl Iterator<Item = (usize, usize)> + 'a {
-        let any = self.get().is_match(text);
         let single = self.alternatives.len() == 1;
-        self.alternatives
-            .iter()
-            .filter(move |_| any)
-            .flat_map(move |alt| {
-                let re = if single {
-                    self.get()
-                } else {
-                    alt.compiled.get_or_init(|| {
-                        super::pattern_classes::build_group(&alt.source).expect(CHECKED)
-                    })
-                };
-                re.find_iter(text).map(|m| (m.start(), m.end()))
-            })
+        let searched: &[Alternative] = if self.get().is_match(text) {
+            &self.alternatives
+        } else {
+            &[]
+        };
+        searched.iter().flat_map(move |alt| {
+            let re = if single {
+                self.get()
+            } else {
+                alt.compiled.get_or_init(|| {
+                    super::pattern_classes::build_group(&alt.source).expect(CHECKED)
+                })
+            };
+            re.find_iter(text).map(|m| (m.start(), m.end()))
+        })
     }
 }
 
