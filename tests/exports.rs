@@ -912,10 +912,10 @@ async fn exports_show_times_in_the_machines_zone() {
     let dir = tempfile::tempdir().unwrap();
     let desk = Desk::open(dir.path()).await.unwrap();
     let id = diagnosed(&desk, "en", "Alex").await;
-    let created = desk.store().reports(&id).await.unwrap()[0].3.clone();
+    let created = desk.store().reports(&id).await.unwrap()[0].3;
     desk.close().await;
     // Phoenix keeps UTC-7 all year: the expected text does not move with DST.
-    let utc = chrono::DateTime::parse_from_rfc3339(&created).unwrap();
+    let utc = created.instant();
     let phoenix = (utc - chrono::Duration::hours(7))
         .format("%Y-%m-%d %H:%M (UTC-07:00)")
         .to_string();
@@ -940,7 +940,7 @@ async fn exports_show_times_in_the_machines_zone() {
         md.contains(&format!("| Revision | 1 ({phoenix}) |")),
         "{md}"
     );
-    assert!(!md.contains(&created), "{md}");
+    assert!(!md.contains(&created.to_string()), "{md}");
     let work = tempfile::tempdir().unwrap();
     let pdf = work.path().join("r.pdf");
     run(&[
@@ -1002,12 +1002,12 @@ async fn the_csv_and_the_clis_text_show_local_times() {
     desk.finalize_report(&s.id, Default::default())
         .await
         .unwrap();
-    let finalized = desk.store().reports(&s.id).await.unwrap()[0].3.clone();
+    let finalized = desk.store().reports(&s.id).await.unwrap()[0].3;
     desk.close().await;
 
     // Phoenix keeps UTC-7 all year.
-    let phoenix = |rfc3339: &str| {
-        (chrono::DateTime::parse_from_rfc3339(rfc3339).unwrap() - chrono::Duration::hours(7))
+    let phoenix = |t: &servicedesk::store::Timestamp| {
+        (t.instant() - chrono::Duration::hours(7))
             .format("%Y-%m-%d %H:%M (UTC-07:00)")
             .to_string()
     };
@@ -1039,7 +1039,7 @@ async fn the_csv_and_the_clis_text_show_local_times() {
     );
     assert!(!show.contains("T15:04"), "{show}");
     assert!(
-        !show.contains(&s.created_at[..16]),
+        !show.contains(&s.created_at.to_string()[..16]),
         "no UTC time left in the text:\n{show}"
     );
     let ro = run(&["ro", "show", &s.id]);

@@ -364,7 +364,10 @@ async fn every_correction_is_recorded_with_who_when_and_the_old_value() {
             ("model_year", None, Some("2021"), Some("Marta")),
         ]
     );
-    assert!(d.edits.iter().all(|e| e.edited_at.ends_with('Z')));
+    assert!(d
+        .edits
+        .iter()
+        .all(|e| e.edited_at.to_string().ends_with('Z')));
 }
 
 #[tokio::test]

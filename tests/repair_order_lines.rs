@@ -1035,7 +1035,10 @@ async fn each_lines_estimate_is_approved_or_declined() {
     assert_eq!(a.status.as_str(), "approved");
     assert_eq!(a.by.as_deref(), Some("Grand Design warranty, claim 7781"));
     assert_eq!(a.method.map(|m| m.as_str()), Some("phone"));
-    assert_eq!(a.at.as_deref(), Some("2026-03-02T09:30:00Z"));
+    assert_eq!(
+        a.at.map(|t| t.to_string()).as_deref(),
+        Some("2026-03-02T09:30:00.000Z")
+    );
     assert_eq!(a.total.map(|t| t.to_string()).as_deref(), Some("262.30"));
     assert_eq!(after.lines[2].authorization.status.as_str(), "declined");
     // The declined line keeps its estimate (46.43) but leaves the totals:
@@ -1261,7 +1264,7 @@ async fn line_changes_are_in_the_audit_trail_and_a_finalized_ro_refuses_them() {
         (
             "line 2 authorization".into(),
             Some("pending".into()),
-            Some("declined, by Jane Doe, phone, 2026-11-27T15:04:00Z".into()),
+            Some("declined, by Jane Doe, phone, 2026-11-27T15:04:00.000Z".into()),
             Some("Marta".into())
         )
     );

@@ -135,7 +135,7 @@ async fn everything_round_trips_through_a_restart() {
             1,
             "es".to_string(),
             "Complaint:\nThe furnace blows cold air.\n".to_string(),
-            after.turns[1].created_at.clone()
+            after.turns[1].created_at
         )],
         "the report revision committed with its turn"
     );

@@ -526,7 +526,7 @@ pub struct ReportRevision {
     /// A stored revision's body is Markdown.
     pub format: ReportFormat,
     pub body: String,
-    pub created_at: String,
+    pub created_at: crate::store::Timestamp,
 }
 
 #[derive(Debug, Serialize, TS)]
@@ -712,7 +712,7 @@ pub struct LastTransition {
 #[derive(Debug, Serialize, TS)]
 pub struct ReportRef {
     pub revision: u32,
-    pub created_at: String,
+    pub created_at: crate::store::Timestamp,
     /// The revision's delivery to the portal.
     pub sync: crate::reports::ReportSync,
 }

@@ -130,7 +130,7 @@ pub struct ReportFinalizeRequest {
 #[derive(Debug, Serialize, TS)]
 pub struct ReportFinalized {
     pub revision: u32,
-    pub created_at: String,
+    pub created_at: crate::store::Timestamp,
     pub queued: bool,
     pub file_name: String,
 }

@@ -28,6 +28,6 @@ pub struct DemoReport {
 pub async fn seed_demo(pool: &SqlitePool) -> Result<DemoReport> {
     let rules = store::import_rules(pool, RULES_JSON, RULES_ORIGIN).await?;
     let orders = store::import_orders(pool, ORDERS_JSONL, ORDERS_ORIGIN).await?;
-    store::meta_set(pool, SEEDED_KEY, &crate::store::now()).await?;
+    store::meta_set(pool, SEEDED_KEY, &crate::store::now().to_string()).await?;
     Ok(DemoReport { rules, orders })
 }

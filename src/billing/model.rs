@@ -20,7 +20,7 @@ pub struct RuleInfo {
     pub status: RuleStatus,
     /// The site's IANA time zone; versions' and stays' times are wall clock there.
     pub time_zone: String,
-    pub created_at: String,
+    pub created_at: crate::store::Timestamp,
     pub versions: Vec<VersionInfo>,
 }
 
@@ -67,7 +67,7 @@ pub struct VersionInfo {
     /// Exclusive; `None`: open-ended.
     pub effective_to: Option<String>,
     pub payload: Payload,
-    pub created_at: String,
+    pub created_at: crate::store::Timestamp,
 }
 
 impl VersionInfo {

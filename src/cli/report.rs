@@ -13,7 +13,7 @@ use servicedesk::api::{self, AppError, ContentEncoding};
 use servicedesk::desk::Desk;
 use servicedesk::reports::ReportStage;
 
-use super::{local, print_json, write_atomically};
+use super::{print_json, write_atomically};
 
 #[derive(Subcommand)]
 pub(super) enum ReportCmd {
@@ -102,7 +102,7 @@ pub(super) async fn run(desk: &Desk, cmd: ReportCmd) -> Result<ExitCode, AppErro
                     println!(
                         "r{}  {}  {}  {first}",
                         r.revision,
-                        local(&r.created_at),
+                        r.created_at.local_display(),
                         r.language
                     );
                 }
@@ -126,7 +126,7 @@ pub(super) async fn run(desk: &Desk, cmd: ReportCmd) -> Result<ExitCode, AppErro
                 if let Some(r) = &state.reopened {
                     println!(
                         "reopened {} by {}",
-                        local(&r.at),
+                        r.at.local_display(),
                         r.by.as_deref().unwrap_or("(not given)")
                     );
                 }
@@ -134,7 +134,7 @@ pub(super) async fn run(desk: &Desk, cmd: ReportCmd) -> Result<ExitCode, AppErro
                     println!(
                         "draft of revision {} (saved {}):\n{}",
                         d.revision,
-                        local(&d.updated_at),
+                        d.updated_at.local_display(),
                         d.body
                     );
                 }
@@ -167,7 +167,7 @@ pub(super) async fn run(desk: &Desk, cmd: ReportCmd) -> Result<ExitCode, AppErro
             } else {
                 println!(
                     "reopened at {}; the next finalize makes revision {}",
-                    local(&done.reopened_at),
+                    done.reopened_at.local_display(),
                     done.next_revision
                 );
             }
@@ -245,7 +245,7 @@ async fn finalize(desk: &Desk, args: FinalizeArgs) -> Result<ExitCode, AppError>
         println!(
             "finalized revision {} at {}{}",
             done.revision,
-            local(&done.created_at),
+            done.created_at.local_display(),
             if done.queued {
                 "; queued for the portal"
             } else {

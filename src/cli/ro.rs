@@ -15,7 +15,7 @@ use servicedesk::desk::repair_order::{
 };
 use servicedesk::desk::Desk;
 
-use super::{local, print_json};
+use super::print_json;
 
 #[derive(Subcommand)]
 pub(super) enum RoCmd {
@@ -142,7 +142,7 @@ fn print_order(o: &RepairOrder) {
                     "  {} by {by} ({}) {}",
                     a.status.as_str(),
                     method.as_str(),
-                    local(at)
+                    at.local_display()
                 )
             }
             _ => format!("  {}", a.status.as_str()),

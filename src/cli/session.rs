@@ -10,7 +10,7 @@ use servicedesk::api::{self, AppError};
 use servicedesk::desk::Desk;
 use servicedesk::store::{OdometerUnit, Session, SessionStatus};
 
-use super::{local, local_in, print_json, write_atomically};
+use super::{local_in, print_json, write_atomically};
 
 #[derive(Subcommand)]
 pub(super) enum SessionCmd {
@@ -136,7 +136,7 @@ fn session_line(s: &Session) -> String {
         "{}  {:<9}  {}  {}{}",
         s.id,
         s.status.as_str(),
-        local(&s.updated_at),
+        s.updated_at.local_display(),
         s.complaint,
         if unit.is_empty() {
             String::new()
@@ -251,7 +251,7 @@ pub(super) async fn run(desk: &Desk, cmd: SessionCmd) -> Result<ExitCode, AppErr
                     ("model year", s.unit.model_year.map(|y| y.to_string())),
                     ("odometer", odometer),
                     ("language", Some(s.language.clone())),
-                    ("created", Some(local(&s.created_at))),
+                    ("created", Some(s.created_at.local_display())),
                 ] {
                     if let Some(v) = value {
                         println!("  {label:<11} {v}");
@@ -262,7 +262,7 @@ pub(super) async fn run(desk: &Desk, cmd: SessionCmd) -> Result<ExitCode, AppErr
                     for e in &d.edits {
                         println!(
                             "    {}  {}  {}: {} -> {}",
-                            local(&e.edited_at),
+                            e.edited_at.local_display(),
                             e.edited_by.as_deref().unwrap_or("?"),
                             e.field,
                             e.old_value.as_deref().map_or("(none)".into(), local_in),

@@ -678,7 +678,11 @@ impl Desk {
     pub async fn session_context(
         &self,
         session_id: &str,
-    ) -> Result<(SessionView, Option<crate::store::Turn>, Vec<(u32, String)>)> {
+    ) -> Result<(
+        SessionView,
+        Option<crate::store::Turn>,
+        Vec<(u32, crate::store::Timestamp)>,
+    )> {
         // An unknown session has no snapshot: `latest_state` says NotFound.
         let (_, state) = self.store().latest_state(session_id).await?;
         let last = self.store().last_turn(session_id).await?;
@@ -693,7 +697,10 @@ impl Desk {
     }
 
     /// Report revisions of a session, oldest first: (revision, language, body, created_at).
-    pub async fn reports(&self, session_id: &str) -> Result<Vec<(u32, String, String, String)>> {
+    pub async fn reports(
+        &self,
+        session_id: &str,
+    ) -> Result<Vec<(u32, String, String, crate::store::Timestamp)>> {
         self.store().session(session_id).await?;
         Ok(self.store().reports(session_id).await?)
     }

@@ -182,8 +182,8 @@ pub struct RoAuthorization {
     pub status: AuthStatus,
     pub by: Option<String>,
     pub method: Option<AuthMethod>,
-    /// When it was given (RFC 3339, UTC).
-    pub at: Option<String>,
+    /// When it was given.
+    pub at: Option<crate::store::Timestamp>,
     /// The estimate's total it was given for.
     pub total: Option<Money>,
 }
@@ -461,9 +461,9 @@ impl Desk {
             )
         })?;
         let at = match input.at.as_deref().map(str::trim).filter(|a| !a.is_empty()) {
-            Some(a) => {
-                crate::when::to_utc_rfc3339("at", a).map_err(|e| invalid("at", e.to_string()))?
-            }
+            Some(a) => crate::when::to_utc("at", a)
+                .map(crate::store::Timestamp::from)
+                .map_err(|e| invalid("at", e.to_string()))?,
             None => crate::store::now(),
         };
         let order = self.repair_order(session_id).await?;

@@ -15,7 +15,7 @@ pub struct StoredReport {
     pub revision: u32,
     pub language: String,
     pub body: String,
-    pub created_at: String,
+    pub created_at: crate::store::Timestamp,
 }
 
 /// The file name a revision is exported under: unit, the session id's last
@@ -83,7 +83,7 @@ pub fn report_markdown(session: &Session, report: &StoredReport) -> String {
     out.push_str(&format!(
         "| Revision | {} ({}) |\n",
         report.revision,
-        crate::when::local_display(&report.created_at)
+        report.created_at.local_display()
     ));
     out.push('\n');
     for line in report.body.lines() {
@@ -171,8 +171,8 @@ mod tests {
             ro_number: "RO-000042".into(),
             customer_phone: None,
             customer_email: None,
-            created_at: "2026-11-23T10:00:00Z".into(),
-            updated_at: "2026-11-23T10:00:00Z".into(),
+            created_at: crate::store::Timestamp::parse("2026-11-23T10:00:00Z").unwrap(),
+            updated_at: crate::store::Timestamp::parse("2026-11-23T10:00:00Z").unwrap(),
             status: SessionStatus::Finalized,
             language: "es".into(),
             customer: Some("Jane | Doe".into()),
@@ -197,7 +197,7 @@ mod tests {
             revision: 2,
             language: "es".into(),
             body: "Complaint:\nCustomer states the fan does not operate.\n\nEstimated labor:\n- Verify fuse: 0.3 hr\nTotal labor: 0.3 hr\n\n--- TRANSLATION ---\n\nQueja:\nEl cliente indica *algo*.\n".into(),
-            created_at: "2026-11-23T10:05:00Z".into(),
+            created_at: crate::store::Timestamp::parse("2026-11-23T10:05:00Z").unwrap(),
         };
         let md = report_markdown(&session(), &report);
         assert!(md.starts_with("# Service report: Winnebago View 24D\n"));

@@ -143,7 +143,7 @@ pub fn report_pdf(
         "subtitle": session.unit.make_model,
         "author": session.technician.clone().unwrap_or_default(),
         "revision_label": format!("Revision {}", report.revision),
-        "finalized_at": crate::when::local_display(&report.created_at),
+        "finalized_at": report.created_at.local_display(),
         "header": header,
         "shop": shop_json,
         "blocks": blocks,
@@ -163,7 +163,7 @@ pub fn report_pdf(
     let world = ReportWorld {
         main: Source::new(file_id("main.typ"), TEMPLATE.to_string()),
         files,
-        today: today(&report.created_at),
+        today: today(report.created_at),
     };
     let compiled = typst::compile::<PagedDocument>(&world);
     for w in &compiled.warnings {
@@ -239,8 +239,8 @@ fn file_id(path: &str) -> FileId {
 
 /// The revision's date, so `today` in the template is the report's, not the
 /// machine's (the same revision always prints the same).
-fn today(created_at: &str) -> Option<Datetime> {
-    let date = chrono::DateTime::parse_from_rfc3339(created_at).ok()?;
+fn today(created_at: crate::store::Timestamp) -> Option<Datetime> {
+    let date = created_at.instant();
     use chrono::Datelike;
     Datetime::from_ymd(date.year(), date.month() as u8, date.day() as u8)
 }

@@ -237,8 +237,8 @@ fn summary_row(item: &RangeReport, pdf_name: &str) -> Vec<String> {
         .unwrap_or_default();
     vec![
         // A person reads these in a spreadsheet: local time with its offset.
-        crate::when::local_display(&item.report.created_at),
-        crate::when::local_display(&s.created_at),
+        item.report.created_at.local_display(),
+        s.created_at.local_display(),
         s.id.clone(),
         item.report.revision.to_string(),
         s.technician.clone().unwrap_or_default(),

@@ -89,7 +89,7 @@ pub fn report_file_name(session: &Session, revision: u32, format: ReportFormat) 
 #[derive(Debug, Clone, Serialize, TS)]
 pub struct Finalized {
     pub revision: u32,
-    pub created_at: String,
+    pub created_at: crate::store::Timestamp,
     /// The report (and its photos) went to the portal's outbox.
     pub queued: bool,
     pub turn_id: String,
@@ -113,13 +113,13 @@ pub struct ReportDraftView {
     pub revision: u32,
     pub language: String,
     pub body: String,
-    pub updated_at: String,
+    pub updated_at: crate::store::Timestamp,
 }
 
 /// The last reopening of a session that is open again.
 #[derive(Debug, Clone, Serialize, TS)]
 pub struct ReopenView {
-    pub at: String,
+    pub at: crate::store::Timestamp,
     pub by: Option<String>,
 }
 
@@ -224,7 +224,7 @@ pub struct DraftSaved {
 pub struct Reopened {
     /// The revision the next finalize will take.
     pub next_revision: u32,
-    pub reopened_at: String,
+    pub reopened_at: crate::store::Timestamp,
     pub reopened_by: Option<String>,
 }
 
@@ -243,7 +243,7 @@ impl Desk {
         }
         Ok(Finalized {
             revision,
-            created_at: recorded.turn.created_at.clone(),
+            created_at: recorded.turn.created_at,
             queued,
             turn_id: recorded.turn.id.clone(),
         })

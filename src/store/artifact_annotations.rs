@@ -30,7 +30,7 @@ impl Store {
         let at = now();
         let mut tx = self.begin_write().await?;
         session_artifact(&mut tx, session_id, artifact_id, "artifact_id").await?;
-        touch_session(&mut tx, session_id, &at).await?;
+        touch_session(&mut tx, session_id, at).await?;
         if let Some(caption) = &annotation.caption {
             sqlx::query("UPDATE artifacts SET caption = ? WHERE id = ?")
                 .bind(caption)
@@ -62,12 +62,12 @@ impl Store {
         let at = now();
         let mut tx = self.begin_write().await?;
         let original = session_artifact(&mut tx, session_id, original_id, "original_id").await?;
-        touch_session(&mut tx, session_id, &at).await?;
+        touch_session(&mut tx, session_id, at).await?;
         let copy = NewArtifact {
             derived_from: Some(original.id),
             ..copy.clone()
         };
-        let id = insert_artifact(&mut tx, session_id, None, &copy, &at).await?;
+        let id = insert_artifact(&mut tx, session_id, None, &copy, at).await?;
         tx.commit().await?;
         self.artifact(&id).await
     }

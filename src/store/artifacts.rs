@@ -1,6 +1,7 @@
 //! Artifact rows. The blob behind a row is written and fsynced before the row
 //! is inserted (see `crate::artifacts`).
 
+use super::Timestamp;
 use std::collections::HashSet;
 use std::time::{Duration, SystemTime};
 
@@ -59,7 +60,7 @@ pub(crate) async fn insert_artifact(
     session_id: &str,
     turn_id: Option<&str>,
     a: &NewArtifact,
-    at: &str,
+    at: Timestamp,
 ) -> Result<String> {
     let id = new_id();
     sqlx::query(
@@ -115,9 +116,9 @@ impl Store {
                 id: session_id.to_owned(),
             });
         }
-        let id = insert_artifact(&mut tx, session_id, None, a, &at).await?;
+        let id = insert_artifact(&mut tx, session_id, None, a, at).await?;
         sqlx::query("UPDATE sessions SET updated_at = ? WHERE id = ?")
-            .bind(&at)
+            .bind(at)
             .bind(session_id)
             .execute(&mut *tx)
             .await?;
@@ -161,7 +162,7 @@ impl Store {
             )
             .bind(&id)
             .bind(sha)
-            .bind(&at)
+            .bind(at)
             .execute(&mut *tx)
             .await?;
         }

@@ -17,6 +17,7 @@ mod reports;
 mod ro_lines;
 mod sessions;
 pub mod settings;
+mod timestamp;
 mod turns;
 
 use std::path::Path;
@@ -39,6 +40,7 @@ pub use ro_lines::{
     WarrantyPayer,
 };
 pub use sessions::{NewSession, SessionFilter, SessionHeader, DEFAULT_RO_PREFIX, RO_PREFIX_KEY};
+pub use timestamp::Timestamp;
 pub use turns::{NewTurn, RecordedTurn};
 
 use crate::engine::StateError;
@@ -169,8 +171,8 @@ impl Store {
     }
 }
 
-pub(crate) fn now() -> String {
-    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+pub(crate) fn now() -> Timestamp {
+    Timestamp::now()
 }
 
 pub(crate) fn new_id() -> String {

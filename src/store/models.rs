@@ -1,5 +1,6 @@
 //! The records the store hands out; they are also the wire types of the api.
 
+use super::Timestamp;
 use serde::{Deserialize, Serialize};
 use sqlx::sqlite::SqliteRow;
 use sqlx::Row;
@@ -118,8 +119,8 @@ pub struct Session {
     /// The repair order's number: the shop's prefix and a sequence.
     #[serde(default)]
     pub ro_number: String,
-    pub created_at: String,
-    pub updated_at: String,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
     pub status: SessionStatus,
     pub language: String,
     pub customer: Option<String>,
@@ -188,7 +189,7 @@ pub struct SessionEdit {
     pub old_value: Option<String>,
     pub new_value: Option<String>,
     pub edited_by: Option<String>,
-    pub edited_at: String,
+    pub edited_at: Timestamp,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
@@ -196,7 +197,7 @@ pub struct Turn {
     pub id: String,
     pub session_id: String,
     pub seq: i64,
-    pub created_at: String,
+    pub created_at: Timestamp,
     pub input: String,
     pub reply: String,
     pub intent: Option<String>,
@@ -238,7 +239,7 @@ pub struct Artifact {
     pub thumbnail: ThumbnailKind,
     #[serde(skip)]
     pub thumb_sha256: Option<String>,
-    pub created_at: String,
+    pub created_at: Timestamp,
     /// The technician's condition tag; None when none was given.
     pub condition: Option<PhotoCondition>,
     /// For a marked-up copy: the artifact it was drawn on.

@@ -109,7 +109,7 @@ pub(crate) async fn enqueue(
     .bind(item.kind.as_str())
     .bind(&item.target)
     .bind(item.payload.to_string())
-    .bind(&at)
+    .bind(at)
     .execute(conn)
     .await?
     .rows_affected();

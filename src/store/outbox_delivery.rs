@@ -9,7 +9,7 @@ use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, SqlitePool};
 use ts_rs::TS;
 
-use super::{now, OutboxKind, Result};
+use super::{now, OutboxKind, Result, Timestamp};
 
 /// SQL: outbox row `o` is the oldest pending item of its session.
 const HEAD: &str = "NOT EXISTS (SELECT 1 FROM outbox p WHERE p.status = 'pending'
@@ -80,10 +80,10 @@ pub struct ItemInfo {
     pub target: String,
     pub status: OutboxStatus,
     pub attempts: i64,
-    pub next_attempt_at: Option<String>,
+    pub next_attempt_at: Option<Timestamp>,
     pub last_error: Option<String>,
     pub http_status: Option<i64>,
-    pub created_at: String,
+    pub created_at: Timestamp,
 }
 
 impl<'r> sqlx::FromRow<'r, SqliteRow> for ItemInfo {
@@ -157,7 +157,7 @@ pub async fn next_due(pool: &SqlitePool) -> Result<Option<Option<String>>> {
 }
 
 /// The portal took the item (2xx).
-pub async fn mark_done(pool: &SqlitePool, id: &str, http_status: i64, at: &str) -> Result<()> {
+pub async fn mark_done(pool: &SqlitePool, id: &str, http_status: i64, at: Timestamp) -> Result<()> {
     sqlx::query(
         "UPDATE outbox SET status = 'done', attempts = attempts + 1, http_status = ?,
                 done_at = ?2, updated_at = ?2, last_error = NULL, next_attempt_at = NULL
@@ -178,7 +178,7 @@ pub async fn finish(
     status: OutboxStatus,
     http: Option<i64>,
     text: &str,
-    at: &str,
+    at: Timestamp,
 ) -> Result<()> {
     sqlx::query(
         "UPDATE outbox SET status = ?, attempts = attempts + 1, http_status = ?,
@@ -202,7 +202,7 @@ pub async fn note_paused(
     id: &str,
     http: i64,
     text: &str,
-    at: &str,
+    at: Timestamp,
 ) -> Result<()> {
     sqlx::query(
         "UPDATE outbox SET http_status = ?, last_error = ?, updated_at = ?
@@ -223,7 +223,7 @@ pub async fn reschedule(
     id: &str,
     http: Option<i64>,
     text: &str,
-    next: &str,
+    next: Timestamp,
 ) -> Result<()> {
     sqlx::query(
         "UPDATE outbox SET attempts = attempts + 1, http_status = ?, last_error = ?,
@@ -260,7 +260,7 @@ pub async fn block_reports(
     sha: &str,
     reason: &str,
     waiting: &str,
-    at: &str,
+    at: Timestamp,
 ) -> Result<()> {
     // IMMEDIATE: it reads before it writes (a deferred BEGIN fails at once
     // with SQLITE_BUSY instead of waiting).
@@ -306,7 +306,7 @@ pub async fn block_reports(
 }
 
 /// How many items stand where (`at`: now, for what is due).
-pub async fn counts(pool: &SqlitePool, at: &str) -> Result<OutboxCounts> {
+pub async fn counts(pool: &SqlitePool, at: Timestamp) -> Result<OutboxCounts> {
     Ok(sqlx::query_as(&format!(
         "SELECT COALESCE(SUM(o.status = 'pending'), 0) AS pending,
                 COALESCE(SUM(o.status = 'pending' AND (o.last_error LIKE 'blocked: %'

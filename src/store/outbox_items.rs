@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use crate::engine::catalog::{fmt_tenths, parse_tenths, Catalog, Finding, Procedure};
 use crate::engine::report::{labor_lines, no_repair, not_diagnosed, SectionEdits};
 use crate::engine::state::{LaborStatus, SessionState};
-use crate::store::{NewOutboxItem, OutboxKind, Session};
+use crate::store::{NewOutboxItem, OutboxKind, Session, Timestamp};
 
 /// A photo/file of the session as the portal sees it.
 #[derive(Debug, Clone, PartialEq)]
@@ -131,7 +131,7 @@ pub fn report_item(
     revision: u32,
     lines: &[ReportFields],
     photos: &[PhotoItem],
-    finalized_at: &str,
+    finalized_at: Timestamp,
     ro: &RoPayload,
 ) -> NewOutboxItem {
     let id = report_id(&session.id);
@@ -195,7 +195,7 @@ pub fn report_item(
 }
 
 /// A labor draft's item; its `revision` is numbered by the store when queued.
-pub fn labor_item(session: &Session, state: &SessionState, updated_at: &str) -> NewOutboxItem {
+pub fn labor_item(session: &Session, state: &SessionState, updated_at: Timestamp) -> NewOutboxItem {
     let id = draft_id(&session.id);
     let hours = state
         .labor
@@ -223,7 +223,7 @@ pub fn labor_item(session: &Session, state: &SessionState, updated_at: &str) -> 
 }
 
 /// An escalation's item: handing the session to a human.
-pub fn escalation_item(session: &Session, state: &SessionState, at: &str) -> NewOutboxItem {
+pub fn escalation_item(session: &Session, state: &SessionState, at: Timestamp) -> NewOutboxItem {
     NewOutboxItem {
         kind: OutboxKind::Escalation,
         target: "/api/v1/escalations".into(),
@@ -405,15 +405,15 @@ pub fn for_turn(
     let at = crate::store::now();
     let mut items = Vec::new();
     if after.labor != before.labor && after.labor.status != LaborStatus::None {
-        items.push(labor_item(session, after, &at));
+        items.push(labor_item(session, after, at));
     }
     if let Some(revision) = report_revision {
         items.extend(photos.iter().map(attachment_item));
         let lines = report_lines(catalog, session, after);
-        items.push(report_item(session, revision, &lines, photos, &at, ro));
+        items.push(report_item(session, revision, &lines, photos, at, ro));
     }
     if after.escalation.escalated && !before.escalation.escalated {
-        items.push(escalation_item(session, after, &at));
+        items.push(escalation_item(session, after, at));
     }
     items
 }

@@ -3,6 +3,7 @@
 //! in a date range, with its session and delivery, in one query; the
 //! session's report draft; and reopening a finalized session.
 
+use super::Timestamp;
 use std::collections::HashMap;
 
 use sqlx::Row;
@@ -17,8 +18,8 @@ pub struct ReportDraft {
     pub revision: u32,
     pub language: String,
     pub body: String,
-    pub created_at: String,
-    pub updated_at: String,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
 }
 
 /// A report revision as stored, with where its portal item stands.
@@ -28,7 +29,7 @@ pub struct ReportInRange {
     pub revision: u32,
     pub language: String,
     pub body: String,
-    pub created_at: String,
+    pub created_at: Timestamp,
     pub delivery: DeliveryState,
     /// The portal's last refusal or failure, if any.
     pub last_error: Option<String>,
@@ -79,7 +80,7 @@ impl Store {
             Some(_) => return Ok(None),
         }
         sqlx::query("UPDATE sessions SET status = 'open', updated_at = ? WHERE id = ?")
-            .bind(&at)
+            .bind(at)
             .bind(session_id)
             .execute(&mut *tx)
             .await?;
@@ -90,7 +91,7 @@ impl Store {
             Some("finalized"),
             Some("open"),
             by,
-            &at,
+            at,
         )
         .await?;
         tx.commit().await?;

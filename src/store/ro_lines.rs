@@ -4,6 +4,7 @@
 //! exact `Money` type). A line is saved whole, its labor and parts replaced
 //! in the same transaction, so a refused save leaves the line as it was.
 
+use super::Timestamp;
 use serde::{Deserialize, Serialize};
 use sqlx::{Row, Sqlite, Transaction};
 use ts_rs::TS;
@@ -127,7 +128,7 @@ pub struct Authorization {
     pub status: AuthStatus,
     pub by: Option<String>,
     pub method: Option<AuthMethod>,
-    pub at: Option<String>,
+    pub at: Option<Timestamp>,
     /// The estimate's total (cents) the answer was given for.
     pub total_cents: Option<i64>,
 }
@@ -291,11 +292,11 @@ impl Store {
                 .bind(line.warranty_payer.map(WarrantyPayer::as_str))
                 .bind(&line.warranty_maker)
                 .bind(&line.engine_complaint)
-                .bind(&at)
+                .bind(at)
                 .bind(id)
                 .bind(session_id)
                 .bind(line.keep_authorization);
-                update_line(&mut tx, session_id, id, update, &at).await?;
+                update_line(&mut tx, session_id, id, update, at).await?;
                 sqlx::query("DELETE FROM ro_labor WHERE line_id = ?")
                     .bind(id)
                     .execute(&mut *tx)
@@ -307,7 +308,7 @@ impl Store {
                 (id.clone(), before)
             }
             None => {
-                touch_session(&mut tx, session_id, &at).await?;
+                touch_session(&mut tx, session_id, at).await?;
                 let id = new_id();
                 sqlx::query(
                     "INSERT INTO ro_lines (id, session_id, line_no, complaint, pay_type,
@@ -323,8 +324,8 @@ impl Store {
                 .bind(line.warranty_payer.map(WarrantyPayer::as_str))
                 .bind(&line.warranty_maker)
                 .bind(&line.engine_complaint)
-                .bind(&at)
-                .bind(&at)
+                .bind(at)
+                .bind(at)
                 .execute(&mut *tx)
                 .await?;
                 (id, None)
@@ -369,7 +370,7 @@ impl Store {
                     old.as_deref(),
                     Some(&after.line),
                     edited_by,
-                    &at,
+                    at,
                 )
                 .await?;
             }
@@ -383,7 +384,7 @@ impl Store {
                     Some(&b.authorization),
                     Some(&after.authorization),
                     edited_by,
-                    &at,
+                    at,
                 )
                 .await?;
             }
@@ -411,12 +412,12 @@ impl Store {
         .bind(auth.status.as_str())
         .bind(&auth.by)
         .bind(auth.method.map(AuthMethod::as_str))
-        .bind(&auth.at)
+        .bind(auth.at)
         .bind(auth.total_cents)
-        .bind(&at)
+        .bind(at)
         .bind(line_id)
         .bind(session_id);
-        update_line(&mut tx, session_id, line_id, update, &at).await?;
+        update_line(&mut tx, session_id, line_id, update, at).await?;
         if let (Some(b), Some(a)) = (before, line_summary(&mut tx, session_id, line_id).await?) {
             let field = format!("line {} authorization", a.line_no);
             super::sessions::insert_edit(
@@ -426,7 +427,7 @@ impl Store {
                 Some(&b.authorization),
                 Some(&a.authorization),
                 edited_by,
-                &at,
+                at,
             )
             .await?;
         }
@@ -448,7 +449,7 @@ impl Store {
         let Some(before) = line_summary(&mut tx, session_id, line_id).await? else {
             return Err(not_found(line_id));
         };
-        touch_session(&mut tx, session_id, &at).await?;
+        touch_session(&mut tx, session_id, at).await?;
         sqlx::query("DELETE FROM ro_lines WHERE id = ?")
             .bind(line_id)
             .execute(&mut *tx)
@@ -476,7 +477,7 @@ impl Store {
             Some(&before.line),
             None,
             edited_by,
-            &at,
+            at,
         )
         .await?;
         tx.commit().await?;
@@ -497,7 +498,7 @@ fn not_found(line_id: &str) -> StoreError {
 pub(super) async fn touch_session(
     tx: &mut Transaction<'static, Sqlite>,
     session_id: &str,
-    at: &str,
+    at: Timestamp,
 ) -> Result<()> {
     let touched =
         sqlx::query("UPDATE sessions SET updated_at = ? WHERE id = ? AND status != 'finalized'")
@@ -529,7 +530,7 @@ async fn update_line<'q>(
     session_id: &str,
     line_id: &str,
     update: sqlx::query::Query<'q, Sqlite, sqlx::sqlite::SqliteArguments<'q>>,
-    at: &str,
+    at: Timestamp,
 ) -> Result<()> {
     touch_session(tx, session_id, at).await?;
     if update.execute(&mut **tx).await?.rows_affected() == 0 {
@@ -616,7 +617,7 @@ pub(super) async fn insert_first_line(
     tx: &mut Transaction<'static, Sqlite>,
     session_id: &str,
     complaint: &str,
-    at: &str,
+    at: Timestamp,
 ) -> Result<()> {
     sqlx::query(
         "INSERT INTO ro_lines (id, session_id, line_no, complaint, pay_type, created_at, updated_at)
@@ -639,7 +640,7 @@ pub(super) async fn follow_header_complaint(
     session_id: &str,
     old: &str,
     new: &str,
-    at: &str,
+    at: Timestamp,
 ) -> Result<()> {
     sqlx::query(
         "UPDATE ro_lines SET complaint = ?, updated_at = ?

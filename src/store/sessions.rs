@@ -1,5 +1,6 @@
 //! Sessions: one per unit visit, with its unit, customer and complaint.
 
+use super::Timestamp;
 use serde::Deserialize;
 
 use super::artifacts::{blob_referenced, blocking, commit_then_empty};
@@ -131,8 +132,8 @@ impl Store {
         )
         .bind(&id)
         .bind(&ro_number)
-        .bind(&at)
-        .bind(&at)
+        .bind(at)
+        .bind(at)
         .bind(&language)
         .bind(&new.customer)
         .bind(&new.customer_phone)
@@ -155,10 +156,10 @@ impl Store {
         .bind(&id)
         .bind(STATE_VERSION)
         .bind(state.to_json())
-        .bind(&at)
+        .bind(at)
         .execute(&mut *tx)
         .await?;
-        super::ro_lines::insert_first_line(&mut tx, &id, &new.complaint, &at).await?;
+        super::ro_lines::insert_first_line(&mut tx, &id, &new.complaint, at).await?;
         tx.commit().await?;
         self.session(&id).await
     }
@@ -203,7 +204,7 @@ impl Store {
         .bind(u.odometer)
         .bind(u.odometer_unit.map(|o| o.as_str()))
         .bind(u.engine_hours)
-        .bind(&at)
+        .bind(at)
         .bind(id)
         .execute(&mut *tx)
         .await?;
@@ -222,7 +223,7 @@ impl Store {
                 old_value.as_deref(),
                 new_value.as_deref(),
                 edited_by,
-                &at,
+                at,
             )
             .await?;
         }
@@ -232,7 +233,7 @@ impl Store {
                 id,
                 &old.complaint,
                 &header.complaint,
-                &at,
+                at,
             )
             .await?;
         }
@@ -451,7 +452,7 @@ pub(super) async fn insert_edit(
     old_value: Option<&str>,
     new_value: Option<&str>,
     edited_by: Option<&str>,
-    at: &str,
+    at: Timestamp,
 ) -> Result<()> {
     sqlx::query(
         "INSERT INTO session_edits (id, session_id, field, old_value, new_value, edited_by, edited_at)

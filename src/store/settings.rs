@@ -83,7 +83,7 @@ pub async fn set_all(pool: &SqlitePool, rows: &[(&str, String)]) -> Result<(), S
         )
         .bind(key)
         .bind(value)
-        .bind(&at)
+        .bind(at)
         .execute(&mut *tx)
         .await?;
     }

@@ -10,7 +10,9 @@ use sqlx::{Row, Sqlite, SqliteConnection};
 
 use super::artifacts::list_artifacts;
 use super::sessions::{decode_state, BEGIN_TURN_READ};
-use super::{new_id, now, Artifact, Result, Session, SessionStatus, Store, StoreError, Turn};
+use super::{
+    new_id, now, Artifact, Result, Session, SessionStatus, Store, StoreError, Timestamp, Turn,
+};
 use crate::engine::state::Fact;
 use crate::engine::{SessionState, STATE_VERSION};
 
@@ -68,7 +70,7 @@ pub struct RecordedTurn {
 impl Store {
     /// Report revisions of a session, oldest first:
     /// (revision, language, body, created_at).
-    pub async fn reports(&self, session_id: &str) -> Result<Vec<(u32, String, String, String)>> {
+    pub async fn reports(&self, session_id: &str) -> Result<Vec<(u32, String, String, Timestamp)>> {
         Ok(sqlx::query_as(
             "SELECT revision, language, body, created_at FROM reports
              WHERE session_id = ? ORDER BY revision",
@@ -308,7 +310,7 @@ async fn write_turn(
     };
     let mut artifact_ids = Vec::with_capacity(new.artifacts.len());
     for artifact in &new.artifacts {
-        artifact_ids.push(insert_artifact(conn, session_id, Some(&id), artifact, &at).await?);
+        artifact_ids.push(insert_artifact(conn, session_id, Some(&id), artifact, at).await?);
     }
     let mut outbox_ids = Vec::with_capacity(new.outbox.len());
     for item in &new.outbox {

@@ -129,13 +129,13 @@ struct Pause {
     reason: String,
     /// A one-way fingerprint of the refused token (see `credentials::fingerprint`).
     token_fp: String,
-    at: String,
+    at: crate::store::Timestamp,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 struct Online {
     online: bool,
-    at: String,
+    at: crate::store::Timestamp,
     reason: Option<String>,
 }
 

@@ -29,7 +29,7 @@ pub async fn set_portal_url(desk: &Desk, url: &str) -> Result<String, SyncError>
 pub async fn status(desk: &Desk, tokens: &TokenSource) -> Result<SyncStatus, SyncError> {
     let pool = desk.store().pool();
     let at = now();
-    let counts = outbox::counts(pool, &at).await?;
+    let counts = outbox::counts(pool, at).await?;
     let last_success = outbox::last_success(pool).await?;
     let problems = outbox::problems(pool).await?;
     let url = portal_url(desk).await?;

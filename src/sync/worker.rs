@@ -18,7 +18,7 @@ use super::{
 };
 use crate::desk::Desk;
 use crate::store::outbox_delivery::{self as outbox, OutboxRow as Item, OutboxStatus};
-use crate::store::{now, settings, OutboxKind};
+use crate::store::{now, settings, OutboxKind, Timestamp};
 
 pub(super) const ONLINE_UNKNOWN: u8 = 0;
 pub(super) const ONLINE_YES: u8 = 1;
@@ -227,7 +227,7 @@ impl Syncer {
         let pool = self.pool();
         match answer {
             Answer::Ok { status } => {
-                outbox::mark_done(pool, &item.id, i64::from(*status), &at).await?;
+                outbox::mark_done(pool, &item.id, i64::from(*status), at).await?;
                 self.set_online(true, None).await?;
                 summary.done += 1;
                 Ok(None)
@@ -238,10 +238,10 @@ impl Syncer {
                     Some(s) => format!("portal answered {s}: {message}"),
                     None => message.clone(),
                 };
-                self.finish(item, OutboxStatus::Failed, http, &text, &at)
+                self.finish(item, OutboxStatus::Failed, http, &text, at)
                     .await?;
                 if item.kind == OutboxKind::Attachment {
-                    self.block_reports(item, &text, &at).await?;
+                    self.block_reports(item, &text, at).await?;
                 }
                 summary.failed += 1;
                 Ok(None)
@@ -265,7 +265,7 @@ impl Syncer {
                     OutboxStatus::Conflict,
                     Some(i64::from(*status)),
                     &text,
-                    &at,
+                    at,
                 )
                 .await?;
                 summary.conflicts += 1;
@@ -282,7 +282,7 @@ impl Syncer {
                     &Pause {
                         reason: reason.clone(),
                         token_fp: credentials::fingerprint(token),
-                        at: at.clone(),
+                        at,
                     },
                 )
                 .await?;
@@ -291,7 +291,7 @@ impl Syncer {
                     &item.id,
                     i64::from(*status),
                     &format!("paused: {reason}"),
-                    &at,
+                    at,
                 )
                 .await?;
                 self.set_online(true, None).await?;
@@ -330,7 +330,7 @@ impl Syncer {
         status: OutboxStatus,
         http: Option<i64>,
         text: &str,
-        at: &str,
+        at: Timestamp,
     ) -> Result<(), SyncError> {
         outbox::finish(self.pool(), &item.id, status, http, text, at).await?;
         let status = status.as_str();
@@ -340,7 +340,12 @@ impl Syncer {
 
     /// A refused photo holds back the session's reports that reference it
     /// (and what the session queued after them): each says why.
-    async fn block_reports(&self, photo: &Item, text: &str, at: &str) -> Result<(), SyncError> {
+    async fn block_reports(
+        &self,
+        photo: &Item,
+        text: &str,
+        at: Timestamp,
+    ) -> Result<(), SyncError> {
         let payload: Value = serde_json::from_str(&photo.payload).unwrap_or_default();
         let sha = payload["sha256"].as_str().unwrap_or_default();
         let name = payload["filename"].as_str().unwrap_or("photo");
@@ -365,8 +370,8 @@ impl Syncer {
     ) -> Result<(), SyncError> {
         let next = chrono::Utc::now()
             + chrono::Duration::from_std(delay).unwrap_or(chrono::Duration::seconds(300));
-        let next = next.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
-        outbox::reschedule(self.pool(), &item.id, http, text, &next).await?;
+        let next = Timestamp::from(next);
+        outbox::reschedule(self.pool(), &item.id, http, text, next).await?;
         tracing::debug!(item = %item.id, "outbox item retry at {next}: {text}");
         Ok(())
     }

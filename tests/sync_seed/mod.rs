@@ -13,7 +13,7 @@ use std::time::Duration;
 use servicedesk::desk::Desk;
 use servicedesk::engine::state::LaborStatus;
 use servicedesk::store::outbox_items::{self as items, PhotoItem, ReportFields};
-use servicedesk::store::{NewSession, NewTurn, Session, SessionStatus, Unit};
+use servicedesk::store::{NewSession, NewTurn, Session, SessionStatus, Timestamp, Unit};
 use servicedesk::sync::SyncConfig;
 
 /// Sync settings for tests: short timeouts, a backoff in milliseconds, and
@@ -124,8 +124,8 @@ pub async fn seed_session(desk: &Desk, i: usize, shape: &SessionShape) -> Seeded
             "2 hours"
         };
         let mut t = NewTurn::new(input, "ok", state.clone());
-        let at = format!("2026-01-01T00:00:0{change}Z");
-        t.outbox.push(items::labor_item(&session, &state, &at));
+        let at = Timestamp::parse(&format!("2026-01-01T00:00:0{change}Z")).expect("a time");
+        t.outbox.push(items::labor_item(&session, &state, at));
         turns.push(t);
     }
     for rev in 1..=shape.revisions {
@@ -150,7 +150,7 @@ pub async fn seed_session(desk: &Desk, i: usize, shape: &SessionShape) -> Seeded
             rev,
             std::slice::from_ref(&fields),
             &photos,
-            "2026-01-01T00:00:02Z",
+            Timestamp::parse("2026-01-01T00:00:02Z").expect("a time"),
             &Default::default(),
         ));
         turns.push(t);
@@ -163,7 +163,7 @@ pub async fn seed_session(desk: &Desk, i: usize, shape: &SessionShape) -> Seeded
         t.outbox.push(items::escalation_item(
             &session,
             &state,
-            "2026-01-01T00:00:03Z",
+            Timestamp::parse("2026-01-01T00:00:03Z").expect("a time"),
         ));
         turns.push(t);
     }

@@ -102,12 +102,17 @@ impl When {
     }
 }
 
+/// `text` as a UTC instant, a local time read in the machine's zone: how
+/// a time typed into a form (an authorization's time) is kept.
+pub fn to_utc(field: &str, text: &str) -> Result<DateTime<Utc>, WhenError> {
+    Ok(parse(field, text)?.in_zone(&chrono::Local))
+}
+
 /// `text` as an RFC 3339 UTC time (`2026-03-02T08:00:00Z`), a local time
 /// read in the machine's zone: how the knowledge store's validity time is
 /// passed on.
 pub fn to_utc_rfc3339(field: &str, text: &str) -> Result<String, WhenError> {
-    Ok(parse(field, text)?
-        .in_zone(&chrono::Local)
+    Ok(to_utc(field, text)?
         .format("%Y-%m-%dT%H:%M:%SZ")
         .to_string())
 }
@@ -116,13 +121,16 @@ pub fn to_utc_rfc3339(field: &str, text: &str) -> Result<String, WhenError> {
 /// time with its offset, `2026-11-24 14:26 (UTC-05:00)` (as stored if it
 /// does not parse).
 pub fn local_display(rfc3339: &str) -> String {
-    chrono::DateTime::parse_from_rfc3339(rfc3339)
-        .map(|t| {
-            t.with_timezone(&chrono::Local)
-                .format("%Y-%m-%d %H:%M (UTC%:z)")
-                .to_string()
-        })
+    DateTime::parse_from_rfc3339(rfc3339)
+        .map(|t| local_display_of(t.with_timezone(&Utc)))
         .unwrap_or_else(|_| rfc3339.to_string())
+}
+
+/// An instant as a person reads it, as [`local_display`] shows it.
+pub fn local_display_of(t: DateTime<Utc>) -> String {
+    t.with_timezone(&chrono::Local)
+        .format("%Y-%m-%d %H:%M (UTC%:z)")
+        .to_string()
 }
 
 #[cfg(test)]

@@ -206,7 +206,7 @@ pub struct OrderInfo {
     pub paid_amount: Money,
     /// `total - paid`, never below 0.
     pub arrears_amount: Money,
-    pub created_at: String,
+    pub created_at: crate::store::Timestamp,
 }
 
 /// `billing arrears --plate P [--city C] --json`.

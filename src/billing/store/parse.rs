@@ -10,7 +10,7 @@ use super::*;
 
 // ---------------------------------------------------------------- helpers
 
-pub(super) fn now() -> String {
+pub(super) fn now() -> crate::store::Timestamp {
     crate::store::now()
 }
 

@@ -362,7 +362,7 @@ pub(super) async fn apply_rule(
             .bind(&lots_json)
             .bind(rec.status.as_str())
             .bind(&rec.time_zone)
-            .bind(&at)
+            .bind(at)
             .execute(&mut *conn)
             .await?;
             record_change(
@@ -403,7 +403,7 @@ pub(super) async fn apply_rule(
         Some(_) => {}
     }
     for v in &new {
-        insert_version(conn, &rule_code, v, &at, origin, Some(line)).await?;
+        insert_version(conn, &rule_code, v, at, origin, Some(line)).await?;
     }
     Ok(Applied::Done {
         rule_code,
@@ -416,7 +416,7 @@ pub(super) async fn insert_version(
     conn: &mut SqliteConnection,
     rule_code: &str,
     v: &VersionRecord,
-    at: &str,
+    at: crate::store::Timestamp,
     origin: &str,
     line: Option<usize>,
 ) -> Result<()> {

@@ -45,7 +45,7 @@ export type ArrearsRequest = { plate_no: string, city_code?: string | null, };
  */
 export type ArrearsStatus = "NONE" | "HAS_ARREARS";
 
-export type Artifact = { id: string, session_id: string, turn_id: string | null, sha256: string, file_name: string, mime: string, kind: FileKind, size_bytes: number, caption: string | null, taken_at: string | null, width: number | null, height: number | null, thumbnail: ThumbnailKind, created_at: string, 
+export type Artifact = { id: string, session_id: string, turn_id: string | null, sha256: string, file_name: string, mime: string, kind: FileKind, size_bytes: number, caption: string | null, taken_at: string | null, width: number | null, height: number | null, thumbnail: ThumbnailKind, created_at: Timestamp, 
 /**
  * The technician's condition tag; None when none was given.
  */
@@ -370,7 +370,7 @@ stated?: StatedCause | null, };
 /**
  * A pending, failed or conflicting item, for status displays.
  */
-export type ItemInfo = { id: string, session_id: string | null, kind: OutboxKind, target: string, status: OutboxStatus, attempts: number, next_attempt_at: string | null, last_error: string | null, http_status: number | null, created_at: string, };
+export type ItemInfo = { id: string, session_id: string | null, kind: OutboxKind, target: string, status: OutboxStatus, attempts: number, next_attempt_at: Timestamp | null, last_error: string | null, http_status: number | null, created_at: Timestamp, };
 
 /**
  * Where a background export stands.
@@ -430,7 +430,7 @@ export type OrderInfo = { order_no: string, city_code: string, lot_code: string,
 /**
  * `total - paid`, never below 0.
  */
-arrears_amount: Money, created_at: string, };
+arrears_amount: Money, created_at: Timestamp, };
 
 export type OrderList = { orders: Array<OrderInfo>, };
 
@@ -614,7 +614,7 @@ export type QuickAnswer = { label: string, text: string, };
 /**
  * The last reopening of a session that is open again.
  */
-export type ReopenView = { at: string, by: string | null, };
+export type ReopenView = { at: Timestamp, by: string | null, };
 
 /**
  * What a reopen recorded.
@@ -623,7 +623,7 @@ export type Reopened = {
 /**
  * The revision the next finalize will take.
  */
-next_revision: number, reopened_at: string, reopened_by: string | null, };
+next_revision: number, reopened_at: Timestamp, reopened_by: string | null, };
 
 /**
  * A session's repair order: its lines priced, the totals, the settings
@@ -638,7 +638,7 @@ export type ReplyKind = "question" | "answer" | "clarification" | "fallback" | "
 /**
  * The draft as the report view shows it.
  */
-export type ReportDraftView = { revision: number, language: string, body: string, updated_at: string, };
+export type ReportDraftView = { revision: number, language: string, body: string, updated_at: Timestamp, };
 
 /**
  * What a technician rewrote in the report before finalizing it: the 3C
@@ -674,7 +674,7 @@ complaint?: string | null, cause?: string | null, correction?: string | null,
  */
 translation?: TranslationEdits, };
 
-export type ReportFinalized = { revision: number, created_at: string, queued: boolean, file_name: string, };
+export type ReportFinalized = { revision: number, created_at: Timestamp, queued: boolean, file_name: string, };
 
 /**
  * The document a report revision is exported as.
@@ -683,7 +683,7 @@ export type ReportFormat = "markdown" | "json" | "pdf";
 
 export type ReportList = { reports: Array<ReportRevision>, };
 
-export type ReportRef = { revision: number, created_at: string, 
+export type ReportRef = { revision: number, created_at: Timestamp, 
 /**
  * The revision's delivery to the portal.
  */
@@ -699,7 +699,7 @@ export type ReportRevision = { revision: number, language: string,
 /**
  * A stored revision's body is Markdown.
  */
-format: ReportFormat, body: string, created_at: string, };
+format: ReportFormat, body: string, created_at: Timestamp, };
 
 /**
  * Where a session's report stands in its lifecycle.
@@ -748,9 +748,9 @@ zip?: boolean | null, };
  */
 export type RoAuthorization = { status: AuthStatus, by: string | null, method: AuthMethod | null, 
 /**
- * When it was given (RFC 3339, UTC).
+ * When it was given.
  */
-at: string | null, 
+at: Timestamp | null, 
 /**
  * The estimate's total it was given for.
  */
@@ -953,7 +953,7 @@ export type RuleInfo = { rule_code: string, name: string, city_code: string, lot
 /**
  * The site's IANA time zone; versions' and stays' times are wall clock there.
  */
-time_zone: string, created_at: string, versions: Array<VersionInfo>, };
+time_zone: string, created_at: Timestamp, versions: Array<VersionInfo>, };
 
 export type RuleList = { rules: Array<RuleInfo>, };
 
@@ -1094,7 +1094,7 @@ export type Session = { id: string,
 /**
  * The repair order's number: the shop's prefix and a sequence.
  */
-ro_number: string, created_at: string, updated_at: string, status: SessionStatus, language: string, customer: string | null, customer_phone: string | null, customer_email: string | null, complaint: string, technician: string | null, unit: Unit, turn_count: number, artifact_count: number, };
+ro_number: string, created_at: Timestamp, updated_at: Timestamp, status: SessionStatus, language: string, customer: string | null, customer_phone: string | null, customer_email: string | null, complaint: string, technician: string | null, unit: Unit, turn_count: number, artifact_count: number, };
 
 /**
  * `session_context`: the engine's view of the session plus what the store knows.
@@ -1127,7 +1127,7 @@ earlier_visits: Array<Session>, };
 /**
  * One change to a session's header: who made it, when, and both values.
  */
-export type SessionEdit = { field: string, old_value: string | null, new_value: string | null, edited_by: string | null, edited_at: string, };
+export type SessionEdit = { field: string, old_value: string | null, new_value: string | null, edited_by: string | null, edited_at: Timestamp, };
 
 export type SessionExport = { format: string, session: Session, turns: Array<Turn>, artifacts: Array<Artifact>, state: SessionState, 
 /**
@@ -1149,7 +1149,7 @@ export type SessionListItem = { stage: SessionStage, id: string,
 /**
  * The repair order's number: the shop's prefix and a sequence.
  */
-ro_number: string, created_at: string, updated_at: string, status: SessionStatus, language: string, customer: string | null, customer_phone: string | null, customer_email: string | null, complaint: string, technician: string | null, unit: Unit, turn_count: number, artifact_count: number, };
+ro_number: string, created_at: Timestamp, updated_at: Timestamp, status: SessionStatus, language: string, customer: string | null, customer_phone: string | null, customer_email: string | null, complaint: string, technician: string | null, unit: Unit, turn_count: number, artifact_count: number, };
 
 export type SessionListRequest = { query?: string | null, status?: SessionStatus | null, };
 
@@ -1429,6 +1429,12 @@ up_to_minutes: number | null,
  */
 unit_price: Money, };
 
+/**
+ * A UTC instant at millisecond precision (what the text form keeps, so a
+ * value read back equals the value written).
+ */
+export type Timestamp = string;
+
 export type TokenOrigin = "env" | "keyring" | "memory";
 
 /**
@@ -1455,7 +1461,7 @@ hours: string | null, };
 
 export type TranslationEdits = { complaint?: string | null, cause?: string | null, correction?: string | null, };
 
-export type Turn = { id: string, session_id: string, seq: number, created_at: string, input: string, reply: string, intent: string | null, transition: string | null, trace: JsonValue, };
+export type Turn = { id: string, session_id: string, seq: number, created_at: Timestamp, input: string, reply: string, intent: string | null, transition: string | null, trace: JsonValue, };
 
 export type Unit = { vin: string | null, plate: string | null, make_model: string | null, model_year: number | null, odometer: number | null, odometer_unit: OdometerUnit | null, engine_hours: number | null, 
 /**
@@ -1491,7 +1497,7 @@ effective_from: string,
 /**
  * Exclusive; `None`: open-ended.
  */
-effective_to: string | null, payload: Payload, created_at: string, };
+effective_to: string | null, payload: Payload, created_at: Timestamp, };
 
 /**
  * For a warranty line: whose warranty pays.
