@@ -191,6 +191,11 @@ impl Localized {
         )
     }
 
+    /// The text in every language it has.
+    pub fn all(&self) -> impl Iterator<Item = &str> {
+        self.0.values().map(String::as_str)
+    }
+
     /// The text in `lang`, falling back to English.
     pub fn get(&self, lang: &str) -> &str {
         self.0

@@ -92,9 +92,26 @@ fn approximate_tail(text: &str, start: usize, end: usize) -> bool {
             .is_some_and(|m| m.start() == 0 && number + m.end() > end)
 }
 
+pattern!(RANGE_OPENER, r"\b(between|from|entre|de|между|от)\s*$");
+
+/// "entre 170 y 190 °F", "between 11 and 15", "от 11 до 15": the two ends of
+/// a range, not two clauses.
+fn range_ends(text: &str, start: usize, end: usize) -> bool {
+    let joint = text[start..end].trim();
+    if !matches!(joint, "and" | "y" | "и") || !text[end..].starts_with(|c: char| c.is_ascii_digit())
+    {
+        return false;
+    }
+    let before = text[..start].trim_end();
+    let number = before
+        .trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ',')
+        .len();
+    number < before.len() && RANGE_OPENER.is_match(&before[..number])
+}
+
 /// Splits a message into clauses, except at a decimal comma ("12,6 В"),
-/// after an abbreviation's period ("11 in. WC", "approx. 12 V") and inside
-/// an approximate reading ("14 and change").
+/// after an abbreviation's period ("11 in. WC", "approx. 12 V"), inside
+/// an approximate reading ("14 and change") and between a range's ends.
 pub fn clauses(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
@@ -103,6 +120,7 @@ pub fn clauses(text: &str) -> Vec<&str> {
             || follows_abbreviation(text, m.start(), m.as_str())
             || approximate_tail(text, m.start(), m.end())
             || between_numbers(text, m.start(), m.end())
+            || range_ends(text, m.start(), m.end())
         {
             continue;
         }
@@ -638,8 +656,10 @@ pattern!(
 struct Grounding {
     /// The step is the one being asked.
     is_active: bool,
-    /// The message is this one clause.
+    /// The message is this one clause, or the clause is only a number.
     bare: bool,
+    /// The message is this one clause.
+    whole: bool,
     /// The clause names this step (its subject) or is a bare reply to it:
     /// only then may generic words ("ok", "bad", "no") answer it.
     grounded: bool,
@@ -717,7 +737,15 @@ fn outcome_in(
                     && v >= 0.0
                     && v <= step.max * 2.5
                     && (v >= step.min * 0.2 || v == 0.0);
-                if (g.is_active && (g.bare || plausible)) || (g.named && unit.can_read(v)) {
+                // "Dometic RM2852, 2016, tanque al 70%": a model year among
+                // other notes is no reading, nor a number this measurement
+                // cannot show.
+                let model_year = !g.whole && v.fract() == 0.0 && (1980.0..=2035.0).contains(&v);
+                let readable = unit.can_read(v) && !model_year;
+                // "clamp shows 0.65", "I read 13.2": a number said as what
+                // the meter showed is a reading however far off the range.
+                let said_read = READ_AS.is_match(clause);
+                if readable && ((g.is_active && (g.bare || plausible || said_read)) || g.named) {
                     let q = Quantity {
                         value: v,
                         unit: if g.celsius {
@@ -894,6 +922,7 @@ pub fn step_answers(
         let offset = clause.as_ptr() as usize - text.as_ptr() as usize;
         let clause_end = offset + clause.len();
         if understand::in_question(&questions, offset)
+            || understand::asks_what_it_means(clause)
             || REJECTED_VALUE.is_match(clause)
             || REFERENCE_READING.is_match(clause)
             || WITHDRAWN_READING.is_match(clause)
@@ -997,15 +1026,20 @@ pub fn step_answers(
         }
         // "The fuse is blown" while the panel fuse is asked: a bare name that
         // the asked step's own part also goes by is that part, not the
-        // other step's ("fuse" is the fan fuse's subject too).
+        // other step's ("fuse" is the fan fuse's subject too). So are the
+        // conductors a reading is taken across when the asked question
+        // names them too ("114 hot to neutral" while the pedestal's
+        // hot–neutral voltage is asked).
         if let Some(a) = active {
             let asked = &proc.steps[a];
             let shared = !named.iter().any(|&(_, i)| i == a)
                 && named.iter().any(|&(_, i)| {
-                    proc.steps[i]
-                        .subject
-                        .longest_span(clause)
-                        .is_some_and(|(x, y)| names_part_of(asked, &clause[x..y]))
+                    let other = &proc.steps[i];
+                    other.subject.longest_span(clause).is_some_and(|(x, y)| {
+                        names_part_of(asked, &clause[x..y])
+                            || (CONDUCTORS.is_match(&clause[x..y])
+                                && asked.question.all().any(|q| other.subject.is_match(q)))
+                    })
                 });
             if shared {
                 named.push((0, a));
@@ -1086,6 +1120,7 @@ pub fn step_answers(
                 Grounding {
                     is_active: Some(*i) == active,
                     bare: single,
+                    whole: single,
                     grounded: !inherited,
                     named: !inherited,
                     sole_number,
@@ -1144,6 +1179,7 @@ pub fn step_answers(
                             // "…meter was on mV lol. so 12.6": a clause that
                             // is only a number is a reading for the asked step.
                             bare: single || bare_number(clause).is_some(),
+                            whole: single,
                             grounded: bare,
                             named: false,
                             sole_number,
@@ -1250,6 +1286,18 @@ pub fn step_answers(
     });
     out
 }
+
+pattern!(
+    /// A number introduced as what the meter showed.
+    READ_AS,
+    r"\b(i read|i'?m reading|im reading|reads|reading|shows|showing|i got|got|getting|measured|measures|meter says|clamp says|marca|mide|medí|medi|me da|показывает|показал|намерил|намерял|замерил)\s*(at|about|like|only|just|around|unos|como|около|всего)?\s*[-+~]?\d"
+);
+
+pattern!(
+    /// The conductors a reading is taken between.
+    CONDUCTORS,
+    r"\b(hot|neutral|ground|gnd|fase|neutro|tierra|фаз\w*|нол\w*|нуль|земл\w*)\b"
+);
 
 pattern!(
     ONLY_IF,

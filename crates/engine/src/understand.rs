@@ -192,7 +192,7 @@ pub fn intermittent(text: &str) -> bool {
 // asked, the observation itself is not in doubt.
 pattern!(
     COUNTS_AS,
-    r"\b(counts? as|cuenta como|считается,? (что|как))\b"
+    r"\b(counts as|cuenta como|считается,? (что|как))\b"
 );
 
 /// The clause says the technician could not check (and so states nothing).
@@ -228,12 +228,96 @@ fn sentence_spans(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
-/// Byte ranges of the message's sentences that ask something.
+pattern!(CLAUSE_BREAK, r",\s|;\s|\s[-–—]+\s");
+pattern!(
+    CONDITION_OPENING,
+    r"^\s*(if|when|once|assuming|suppose|say|si|cuando|una vez|если|когда|допустим)\b"
+);
+
+pattern!(
+    CONTRAST,
+    r"\b(but|though|although|except|pero|aunque|sin embargo|но|хотя|только)\b"
+);
+pattern!(
+    QUESTION_WORD,
+    r"\b(how much|how many|what|which|cu[aá]nto|cu[aá]l|d[oó]nde|сколько|какой|какая|какое|какие|где|куда|зачем|почему)\b"
+);
+
+// "Is that normal or is that my problem?", "¿es normal o no?": a question
+// between two readings of what was stated, which it does not stand behind.
+pattern!(ALTERNATIVE, r"\b(or|o|или)\b");
+// "Held I think, needle moved a hair?": a statement leaned on, then asked.
+pattern!(
+    LEANING,
+    r"\b(i think|i believe|pretty sure|think so|creo|me parece|думаю|кажется|по-моему)\b"
+);
+
+/// Where the asking part of a question sentence begins: "fuse is good —
+/// where's the relay?" asks from "where's"; "12.2 at the motor, good
+/// enough?" asks in its last clause. A sentence asks as a whole when it
+/// opens with a condition ("if the fuse is good, where…"), when a clause
+/// before its question asks too ("а полный это сколько, прям до
+/// горловины?"), or when `whole` (the message doubts what it states, or
+/// puts a "but" against it).
+fn asking_from(text: &str, (a, b): (usize, usize), whole: bool) -> usize {
+    let sentence = &text[a..b];
+    let mut starts: Vec<usize> = vec![0];
+    starts.extend(CLAUSE_BREAK.find_iter(sentence).map(|m| m.end()));
+    if whole || starts.len() == 1 || CONDITION_OPENING.is_match(sentence) {
+        return a;
+    }
+    let from = sentence.find('¿').unwrap_or_else(|| {
+        starts
+            .iter()
+            .copied()
+            .find(|&c| QUESTION_OPENING.is_match(&sentence[c..]))
+            .unwrap_or(*starts.last().expect("one start at least"))
+    });
+    if QUESTION_WORD.is_match(&sentence[..from]) {
+        return a;
+    }
+    a + from
+}
+
+/// The message doubts the check, leans on what it states or puts a "but"
+/// against it: its question may be about all of it.
+fn doubts_what_it_states(text: &str) -> bool {
+    doubts_the_check(text)
+        || CONTRAST.is_match(text)
+        || LEANING.is_match(text)
+        || super::lexicon::HEDGE.is_match(text)
+        || super::lexicon::UNSURE.is_match(text)
+}
+
+/// Byte ranges of the message's sentences that ask something, each from
+/// where its asking begins (what a sentence states before its question is
+/// not asked).
 pub fn question_spans(text: &str) -> Vec<(usize, usize)> {
+    let whole = doubts_what_it_states(text);
     sentence_spans(text)
         .into_iter()
         .filter(|&(a, b)| is_question_sentence(&text[a..b]))
+        .map(|(a, b)| (asking_from(text, (a, b), whole), b))
         .collect()
+}
+
+/// "Fuse is good — where's the relay?", "12.2 at the leads. good enough?":
+/// what the message states before it asks, and the question, when the
+/// message ends in its one question and says something before it.
+pub fn statement_then_question(text: &str) -> Option<(&str, &str)> {
+    let spans = question_spans(text);
+    let &[(a, b)] = spans.as_slice() else {
+        return None;
+    };
+    if text[b..].chars().any(char::is_alphanumeric) || !text[a..b].chars().any(char::is_alphabetic)
+    {
+        return None;
+    }
+    let stated = text[..a].trim_end_matches(|c: char| !c.is_alphanumeric());
+    let doubted = doubts_what_it_states(text)
+        || QUESTION_WORD.is_match(stated)
+        || ALTERNATIVE.is_match(&text[a..]);
+    (!doubted && stated.chars().any(char::is_alphanumeric)).then(|| (stated, text[a..].trim()))
 }
 
 /// The message without the sentences that give someone else's account
@@ -257,6 +341,13 @@ pattern!(
     EVALUATION_TAG,
     r"\b(is (that|it|this) (too |really |kinda |a bit )?(low|high|ok|okay|normal|good|bad|enough|in spec|within spec|out of spec|too low|too high)|that'?s (too |really |kinda )?(low|high|ok|okay|normal|good|bad|inside|within|outside)|thats (too )?(low|high|ok|good|inside|within)|right|correct|es (poco|mucho|normal|bajo|alto|bueno|malo)|est[aá] (bajo|alto|bien|mal)|verdad|no\?|это (мало|много|норм\w*|низко|высоко)|не мало|нормально|норм|мало)\b[^?]*\?\s*$"
 );
+
+/// A clause that only asks what the reading before it means ("это норм?",
+/// "is that ok?"): it answers nothing itself.
+pub fn asks_what_it_means(clause: &str) -> bool {
+    let t = clause.trim();
+    t.ends_with('?') && !t.contains(|c: char| c.is_ascii_digit()) && EVALUATION_TAG.is_match(t)
+}
 
 fn is_question_sentence(s: &str) -> bool {
     let t = s.trim();
@@ -321,6 +412,36 @@ mod tests {
             "found it. flare nut on the fridge connection was loose, snugged it",
         ] {
             assert!(!is_ack(t), "{t:?} says something");
+        }
+    }
+
+    #[test]
+    fn what_is_stated_before_a_question_is_not_asked() {
+        assert_eq!(
+            statement_then_question("fuse is good — where's the relay?"),
+            Some(("fuse is good", "where's the relay?"))
+        );
+        assert_eq!(
+            statement_then_question("12.2 at the motor terminals, good enough?"),
+            Some(("12.2 at the motor terminals", "good enough?"))
+        );
+        assert_eq!(
+            statement_then_question("насос не гудит — где разъём?"),
+            Some(("насос не гудит", "где разъём?"))
+        );
+        for asked_as_a_whole in [
+            "if the fuse is good, where is the relay?",
+            "posts read 12.5 but the charger was on, does that count?",
+            "held i think, needle moved a hair?",
+            "11.8 on the ign sense, is that normal or is that my problem??",
+            "а полный это сколько, прям до горловины?",
+            "where do I probe for the 12 V input?",
+        ] {
+            assert_eq!(
+                statement_then_question(asked_as_a_whole),
+                None,
+                "{asked_as_a_whole}"
+            );
         }
     }
 

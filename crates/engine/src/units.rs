@@ -226,7 +226,8 @@ pub fn find_quantities(text: &str) -> Vec<Found> {
             value,
             &text[..whole.start()],
             &text[whole.end()..],
-        ) {
+        ) || quoted_reference(&text[..whole.start()], &text[whole.end()..])
+        {
             continue;
         }
         value *= scale;
@@ -339,9 +340,52 @@ fn normalize_unit_text(u: &str) -> String {
 /// than one, or only a time, a count or a fraction ("after 30 min", "zone 2",
 /// "1/4 tank").
 static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?P<before>[/#x]\s*|\b(?:zone|zona|зона|model|modelo|модель|pin|#)\s*)?(?P<num>[-+−]?\d{0,6}[.,]?\d{1,4})(?P<after>\s*(?:/|x\b|min|sec|s\b|hours?|hrs?|h\b|minut|segund|hora|мин|сек|час|years?|yrs?|a[nñ]os?|лет|год|days?|d[ií]as?|дн|%|st\b|nd\b|rd\b|th\b|-?я\b|-?й\b))?(?P<unit>\s*(?:volts?\b|voltios\b|вольт|amps?\b|amperes?\b|amperios\b|ампер|watts?\b|ohms?\b|ом\b|deg|grados?\b|градус|°|psi\b|bars?\b|kpa\b|кпа\b|w\.?c\b|ah\b|amp-?hours?\b|gal|ft\b|feet\b|lbs?\b|mph\b|rpm\b|btu|tons?\b|[µμu]f\b|mfd\b|мкф|hz\b|гц)|(?:v|vac|vdc|a|w|k|kw|c|f|в|а|вт)\b|\s+(?:f|c)\b)?")
+    Regex::new(r"(?i)(?P<before>[/#x]\s*|\b(?:zone|zona|зона|model|modelo|модель|pin|#|part|pieza|p/?n|sku|serial|s/?n|ro|r/o|ot|w/?o|order|заказ\w*|артикул\w*)\s*#?\s*)?(?P<num>[-+−]?\d{0,6}[.,]?\d{1,4})(?P<after>\s*(?:/|x\b|min|sec|s\b|hours?|hrs?|h\b|ga\b|awg\b|gauge\b|minut|segund|hora|мин|сек|час|years?|yrs?|a[nñ]os?|лет|год|days?|d[ií]as?|дн|%|st\b|nd\b|rd\b|th\b|-?я\b|-?й\b))?(?P<unit>\s*(?:volts?\b|voltios\b|вольт|amps?\b|amperes?\b|amperios\b|ампер|watts?\b|ohms?\b|ом\b|deg|grados?\b|градус|°|psi\b|bars?\b|kpa\b|кпа\b|w\.?c\b|ah\b|amp-?hours?\b|gal|ft\b|feet\b|lbs?\b|mph\b|rpm\b|btu|tons?\b|[µμu]f\b|mfd\b|мкф|hz\b|гц)|(?:v|vac|vdc|a|w|k|kw|c|f|в|а|вт)\b|\s+(?:f|c)\b)?")
         .expect("compiles")
 });
+
+/// The part of `before` in the same clause as what follows it: after the
+/// last clause break (a `;`, a sentence end, a comma or dash between words),
+/// at most its last 60 characters.
+fn clause_tail(before: &str) -> &str {
+    static BREAK: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"[;!?\n|—]|[.,](?:\s|$)|\s[-/]\s").expect("compiles"));
+    let from = BREAK.find_iter(before).last().map_or(0, |m| m.end());
+    let tail = &before[from..];
+    match tail.char_indices().rev().nth(59) {
+        Some((i, _)) => &tail[i..],
+        None => tail,
+    }
+}
+
+/// "spec is 11 in wc", "label says 120v", "el manual pide 108", "по схеме
+/// 12 В", "customer swears it showed 10", "11.5 per the manual": a value
+/// quoted from a spec, a label, a manual or someone else, not the reading.
+/// `before` and `after` are the text on either side of the number (and its
+/// unit). A cue followed by the technician's own measuring ("should be 12,
+/// I get 11.4", "label 45, reads 41") leaves that reading alone.
+pub fn quoted_reference(before: &str, after: &str) -> bool {
+    static CUE_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(?:specs?|speced|specification|label|sticker|tag|data ?plate|name ?plate|manual|book|chart|schematic|diagram|rated|rating|stamped|printed|nominal|should|supposed to|must|needs? to|wants|calls? for|normal is|customer|cust|campground|claims?|claimed|swears?|swore|manual|diagrama|tabla|etiqueta|placa|fabricante|especificaci[oó]n|impreso|debe\w*|deber[ií]a\w*|tiene que|pide|cliente)\b|\bпо (?:схеме|мануалу|инструкции|паспорту|документации|спецификации|таблице|номиналу|норме)|\bноминал\w*|\bдолжн\w*|\bнорма\b|\bнаписано|\bна (?:бирке|шильдик\w*|этикетке|наклейке|табличке)|\bклиент\w*|\bзаявлен\w*")
+            .expect("compiles")
+    });
+    static OWN_READING: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(?:i|i'?m|im|we)\s+(?:got|get|read|have|see|seeing|measured|metered|reading|getting)\b|\b(?:got|getting|reading|reads|measur\w*|meter\w*|tester|clamp|med[ií]\w*|mido|tengo|mult[ií]metro|намер\w*|замер\w*|меря\w*|мерил|показыва\w*|мультиметр\w*|тестер\w*|клещи|у меня|по факту|actual\w*|really)\b")
+            .expect("compiles")
+    });
+    static CUE_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)^\s*(?:\p{L}{1,4}\.?\s*)?(?:\b(?:per|according to|as per|on the|by the|seg[uú]n|de acuerdo (?:a|con)|по|на)\s+(?:the |el |la |lo )?(?:spec|manual|label|sticker|book|chart|schematic|diagram|tag|data ?plate|name ?plate|tabla|etiqueta|placa|diagrama|fabricante|схеме|мануалу|инструкции|норме|паспорту|бирке|шильдик\w*|этикетке)|\b(?:rated|nominal|printed|stamped|marked|impres[oa]s?|marcad[oa]s?|номинал\w*|написан\w*|указан\w*)\b)")
+            .expect("compiles")
+    });
+    if CUE_AFTER.is_match(after) {
+        return true;
+    }
+    let tail = clause_tail(before);
+    CUE_BEFORE
+        .find_iter(tail)
+        .last()
+        .is_some_and(|cue| !OWN_READING.is_match(&tail[cue.end()..]))
+}
 
 /// How many numbers in `text` could be readings (not a time, a count or a
 /// fraction).
@@ -350,6 +394,10 @@ pub fn reading_numbers(text: &str) -> usize {
         .captures_iter(text)
         .filter(|c| c.name("before").is_none() && c.name("after").is_none())
         .filter(|c| !names_a_thing(text, c))
+        .filter(|c| {
+            let whole = c.get(0).expect("group 0 always matches");
+            !quoted_reference(&text[..whole.start()], &text[whole.end()..])
+        })
         .count()
 }
 
@@ -407,6 +455,11 @@ pub fn lone_number(text: &str) -> Option<f64> {
         // "motor 2", "jack 3", "green теперь 2": the number of a part or
         // of an LED's flashes, not a reading.
         if designates(&text[..at], &c["num"]) {
+            continue;
+        }
+        // "spec is 11", "по схеме 12": a quoted value is no reading.
+        let whole = c.get(0).expect("group 0 always matches");
+        if quoted_reference(&text[..whole.start()], &text[whole.end()..]) {
             continue;
         }
         // "75 degrees" on a voltage step, "30 amp pedestal": a number
@@ -487,6 +540,34 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_value_quoted_from_a_spec_a_label_or_someone_else_is_no_reading() {
+        let values = |t: &str| -> Vec<f64> {
+            find_quantities(t)
+                .iter()
+                .map(|f| f.quantity.value)
+                .collect()
+        };
+        assert_eq!(values("spec is 11 in wc, I got 9.5 in wc"), vec![9.5]);
+        assert_eq!(values("label says 120v 30a, meter shows 114v"), vec![114.0]);
+        assert_eq!(
+            values("el detector trae 12 VDC impreso; medí 12,6 V"),
+            vec![12.6]
+        );
+        assert_eq!(
+            values("по схеме 12 В на входе, мультиметр 12,7 В"),
+            vec![12.7]
+        );
+        assert_eq!(values("should be 12v but I get 11.4v"), vec![11.4]);
+        assert_eq!(
+            values("customer swears it showed 10 volts"),
+            Vec::<f64>::new()
+        );
+        assert_eq!(lone_number("manual wants 12.6 min"), None);
+        assert_eq!(lone_number("spec 25-45, sitting at 31"), Some(31.0));
+        assert_eq!(reading_numbers("норма 0,1 А, клещи показывают 0,04"), 1);
+    }
+
+    #[test]
     fn a_part_name_with_digits_is_no_reading() {
         assert_eq!(lone_number("MC4 на крыше расплавился"), None);
         assert_eq!(lone_number("L1 104.8"), Some(104.8));
@@ -551,7 +632,7 @@ mod tests {
         assert_eq!(deg.convert_to(Unit::Volt), None);
         assert_eq!(q("118vac at the unit"), vec![(118.0, Unit::Vac)]);
         assert_eq!(q("cap reads 41.5 uF"), vec![(41.5, Unit::MicroFarad)]);
-        assert_eq!(q("45 µF rated"), vec![(45.0, Unit::MicroFarad)]);
+        assert_eq!(q("45 µF rated"), vec![], "a rating is no reading");
         assert_eq!(
             q("return 75°F supply 55 °F"),
             vec![(75.0, Unit::Fahrenheit), (55.0, Unit::Fahrenheit)]

@@ -105,6 +105,18 @@ impl<'a> Turn<'a> {
         if lexicon::RECAP.is_match(&text) {
             return self.recap(proc);
         }
+        // "Fuse is good — where's the relay?", "12.2 at the motor, good
+        // enough?": what is stated before the question is recorded first.
+        if !self.st.isolation.complete {
+            if let Some((stated, question)) = understand::statement_then_question(&text) {
+                let active = self.active_index(proc);
+                let answers = self.step_answers(proc, active, stated);
+                if !answers.is_empty() {
+                    let (stated, question) = (stated.to_string(), question.to_string());
+                    return self.state_then_ask(proc, stated, question, answers);
+                }
+            }
+        }
         if lexicon::HOWTO.is_match(&text) {
             return self.subflow(proc, Submode::Howto, "HOWTO");
         }
@@ -121,9 +133,13 @@ impl<'a> Turn<'a> {
                     .is_some_and(|i| proc.steps[i].subject.is_match(&text))
                 || POINTS_AT.is_match(&text)
         };
-        if (lexicon::EXPLAIN.is_match(&text) && text.contains('?')
+        // "176 °F, это норм?" states a reading and asks what it means: no
+        // sentence of it is a question.
+        if (lexicon::EXPLAIN.is_match(&text) && !understand::question_spans(&text).is_empty()
             || lexicon::EXPLAIN.is_match(&text)
-                && self.step_answers(proc, None, &text).is_empty()
+                && self
+                    .step_answers(proc, self.active_index(proc), &text)
+                    .is_empty()
                 && !lexicon::META.is_match(&text))
             && about_the_procedure()
         {

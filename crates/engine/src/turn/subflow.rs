@@ -4,6 +4,51 @@
 use super::*;
 
 impl<'a> Turn<'a> {
+    /// A message that states checks and then asks: the checks are recorded
+    /// and the walk moves on; a where / what / how question about a part is
+    /// then answered, with the way back to the step now asked. A question
+    /// about what was just stated ("good enough?") is answered by the
+    /// recorded outcome and the next step.
+    pub(super) fn state_then_ask(
+        &mut self,
+        p: &'a Procedure,
+        stated: String,
+        question: String,
+        answers: Vec<extract::StepAnswer>,
+    ) -> (&'static str, TransitionId, Reply) {
+        let submode = if lexicon::HOWTO.is_match(&question) {
+            Some((Submode::Howto, "HOWTO"))
+        } else if lexicon::LOCATE.is_match(&question) {
+            Some((Submode::Locate, "LOCATE"))
+        } else if lexicon::EXPLAIN.is_match(&question)
+            && extract::component_named(p, &question).is_some()
+        {
+            Some((Submode::Explain, "EXPLAIN"))
+        } else {
+            None
+        };
+        self.trace
+            .push("checks stated before a question: recorded first".into());
+        let Some((submode, intent)) = submode else {
+            self.text = stated;
+            return self.diagnostic(p, "MAIN_DIAGNOSTIC");
+        };
+        let noted = self.apply_answers(p, &answers);
+        let walk = self.walk(p);
+        if walk.finding.is_some() {
+            return self.terminal(p, walk, "MAIN_DIAGNOSTIC", TransitionId::D4Terminal, noted);
+        }
+        self.sync_walk_state(p, &walk);
+        self.text = question;
+        let (intent, _, mut reply) = self.subflow(p, submode, intent);
+        if !noted.is_empty() {
+            reply.text = format!("{noted}\n{}", reply.text);
+        }
+        // Facts were recorded: the turn answered steps, and the question
+        // rode along.
+        (intent, TransitionId::D1StepAnswer, reply)
+    }
+
     pub(super) fn subflow(
         &mut self,
         p: &'a Procedure,
