@@ -458,12 +458,13 @@ pub fn state_for(p: &Procedure, case: &Case) -> SessionState {
         .expect("parse_dataset checked the step");
     let (symptom, path) = path_to(p, target);
     st.symptom = symptom.map(|s| p.symptoms[s].id.clone());
-    let mut facts: Vec<(String, String)> = path;
+    let mut facts: Vec<(String, String, Option<f64>)> =
+        path.into_iter().map(|(s, o)| (s, o, None)).collect();
     for f in &case.prior {
-        facts.retain(|(s, _)| s != &f.step);
-        facts.push((f.step.clone(), f.outcome.clone()));
+        facts.retain(|(s, _, _)| s != &f.step);
+        facts.push((f.step.clone(), f.outcome.clone(), f.value));
     }
-    for (n, (step, outcome)) in facts.iter().enumerate() {
+    for (n, (step, outcome, reading)) in facts.iter().enumerate() {
         let name = p
             .step(step)
             .and_then(|s| s.outcome(outcome))
@@ -473,8 +474,11 @@ pub fn state_for(p: &Procedure, case: &Case) -> SessionState {
             kind: FactKind::Observation,
             source: FactSource::Technician,
             subject: step.clone(),
-            value: Some(outcome.clone()),
-            unit: None,
+            // A prior reading keeps its number, as a recorded one does.
+            value: Some(reading.map_or_else(|| outcome.clone(), super::catalog::fmt_num)),
+            unit: reading
+                .and(p.step(step).and_then(|s| s.unit))
+                .map(|u| u.symbol().to_string()),
             text: "(before)".into(),
             turn_seq: 0,
             superseded_by: None,

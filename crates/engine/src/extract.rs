@@ -352,7 +352,7 @@ pattern!(
     /// A bare "yes" with no word of how the thing was: no answer to a
     /// question that asks for a reading.
     BARE_AFFIRMATION,
-    r"^\s*(y|yes|yep|yeah|yea|yup|sure|s[ií]|да|ага|угу)\s*[.!]*\s*$"
+    r"^\s*(y|yes|yep|yeah|yea|yup|sure|correct|right|exactly|that'?s right|s[ií]|correcto|exacto|eso|да|ага|угу|верно|точно|так и есть)\s*[.!]*\s*$"
 );
 
 pattern!(
@@ -416,6 +416,12 @@ pattern!(
 pattern!(
     SHORT_CIRCUIT,
     r"\b(shorted|dead short|short(ed)? to|en corto|замыкани\w*|коротит|кз)\b"
+);
+
+pattern!(
+    /// What comes before the number a correction takes back.
+    NOT_THIS_NUMBER,
+    r"\b(not|no|не|ni)\s*$"
 );
 
 pattern!(
@@ -873,17 +879,30 @@ pub fn step_answers(
     // could not be made, only clauses that name their step answer one.
     // A plan for another step's check ("doing the water test next") leaves
     // the asked step's answer standing.
-    let plans_this = |c: &str| {
-        understand::not_done_yet(c) && {
-            let named = steps_named(proc, c);
+    // A checklist item's "- didnt check yet" is about the item before it
+    // ("water test - didnt do yet" while the receptacle is asked).
+    let about = |k: usize| -> Vec<usize> {
+        let named = steps_named(proc, parts[k]);
+        if !named.is_empty() || k == 0 {
+            return named;
+        }
+        let at = |c: &str| c.as_ptr() as usize - text.as_ptr() as usize;
+        let item_end = at(parts[k - 1]) + parts[k - 1].len();
+        match text[item_end..at(parts[k])].trim() {
+            "-" | "–" | "—" | "--" | ":" => steps_named(proc, parts[k - 1]),
+            _ => named,
+        }
+    };
+    let plans_this = |k: usize| {
+        understand::not_done_yet(parts[k]) && {
+            let named = about(k);
             named.is_empty() || active.is_some_and(|a| named.contains(&a))
         }
     };
     let opens_hedged = parts.first().is_some_and(|c| opening_hedge(c));
-    let could_not_check = parts
-        .iter()
-        .any(|c| lexicon::UNSURE.is_match(c) || understand::cannot_check(c) || plans_this(c))
-        || opens_hedged;
+    let could_not_check = (0..parts.len()).any(|k| {
+        lexicon::UNSURE.is_match(parts[k]) || understand::cannot_check(parts[k]) || plans_this(k)
+    }) || opens_hedged;
     // "New 45/5 cap in, compressor starts and runs": the numbers of a
     // message that reports the fix describe the new part or the unit after
     // it, not the fault.
@@ -1952,6 +1971,9 @@ pattern!(
 /// earlier number, the corrected one, the clause that gives it).
 fn said_before_and_now(text: &str) -> Option<(f64, f64, &str)> {
     let mut numbers: Vec<(f64, bool, &str)> = Vec::new();
+    // "nope 58, not 48", "no it was 10.9 not 12.9": the number said with a
+    // "not" is the one replaced.
+    let mut rejected: Vec<bool> = Vec::new();
     for clause in clauses(text) {
         let before = SAID_BEFORE.is_match(clause);
         for m in NUMBER_TOKEN.find_iter(clause) {
@@ -1959,6 +1981,14 @@ fn said_before_and_now(text: &str) -> Option<(f64, f64, &str)> {
                 continue;
             }
             numbers.push((m.as_str().replace(',', ".").parse().ok()?, before, clause));
+            rejected.push(NOT_THIS_NUMBER.is_match(&clause[..m.start()]));
+        }
+    }
+    if let ([(a, _, a_clause), (b, _, b_clause)], [ra, rb]) = (&numbers[..], &rejected[..]) {
+        match (ra, rb) {
+            (true, false) => return Some((*a, *b, b_clause)),
+            (false, true) => return Some((*b, *a, a_clause)),
+            _ => {}
         }
     }
     match numbers[..] {
@@ -1979,12 +2009,22 @@ pub fn corrected_reading(
     recorded: &[(usize, Option<f64>)],
     text: &str,
 ) -> Option<StepAnswer> {
-    if !understand::is_correction(text) && !APOLOGY_LEAD.is_match(text)
+    let parse = |s: &str| s.replace(',', ".").parse::<f64>().ok();
+    // "nope 58, not 48" after 48 was recorded: the number it takes back
+    // is one on record, so it is a correction however it is worded.
+    let takes_back_a_record = NUMBER_NOT_NUMBER
+        .captures(text)
+        .and_then(|c| parse(&c["old"]))
+        .is_some_and(|old| {
+            recorded
+                .iter()
+                .any(|(_, v)| v.is_some_and(|v| (v - old).abs() < 1e-9))
+        });
+    if !understand::is_correction(text) && !APOLOGY_LEAD.is_match(text) && !takes_back_a_record
         || READING_MOVED.is_match(text)
     {
         return None;
     }
-    let parse = |s: &str| s.replace(',', ".").parse::<f64>().ok();
     // Where the corrected number was said: the part the message names
     // there is the one it was measured at.
     let mut scope = text;

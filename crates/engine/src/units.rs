@@ -387,12 +387,23 @@ pub fn quoted_reference(before: &str, after: &str) -> bool {
         .is_some_and(|cue| !OWN_READING.is_match(&tail[cue.end()..]))
 }
 
+/// The count, time or fraction mark after a number; a slash that
+/// separates checklist items ("recpt 118 / cord ok") is none.
+fn after_number<'t>(text: &'t str, c: &regex::Captures<'t>) -> Option<regex::Match<'t>> {
+    let a = c.name("after")?;
+    let between_items = a.as_str().trim() == "/"
+        && !text[a.end()..]
+            .trim_start()
+            .starts_with(|ch: char| ch.is_ascii_digit());
+    (!between_items).then_some(a)
+}
+
 /// How many numbers in `text` could be readings (not a time, a count or a
 /// fraction).
 pub fn reading_numbers(text: &str) -> usize {
     NUMBER
         .captures_iter(text)
-        .filter(|c| c.name("before").is_none() && c.name("after").is_none())
+        .filter(|c| c.name("before").is_none() && after_number(text, c).is_none())
         .filter(|c| !names_a_thing(text, c))
         .filter(|c| {
             let whole = c.get(0).expect("group 0 always matches");
@@ -470,12 +481,10 @@ pub fn lone_number(text: &str) -> Option<f64> {
         // "12.7 after sitting 3 hrs": a time or a count is no reading, and
         // leaves the other number the only one; a fraction or a pair
         // ("2/3", "22.1 / 22.4") is no lone number.
-        if c.name("after")
-            .is_some_and(|a| !a.as_str().trim().starts_with(['/', 'x', 'X']))
-        {
+        if after_number(text, &c).is_some_and(|a| !a.as_str().trim().starts_with(['/', 'x', 'X'])) {
             continue;
         }
-        if c.name("after").is_some() {
+        if after_number(text, &c).is_some() {
             return None;
         }
         if c.name("before").is_some() || c.name("unit").is_some() {
@@ -565,6 +574,18 @@ mod tests {
         assert_eq!(lone_number("manual wants 12.6 min"), None);
         assert_eq!(lone_number("spec 25-45, sitting at 31"), Some(31.0));
         assert_eq!(reading_numbers("норма 0,1 А, клещи показывают 0,04"), 1);
+    }
+
+    #[test]
+    fn a_slash_between_checklist_items_is_no_fraction() {
+        assert_eq!(lone_number("recpt 118 / cord ok"), Some(118.0));
+        assert_eq!(reading_numbers("board 12.4 / blower runs"), 1);
+        assert_eq!(lone_number("2/3 of a stream"), None);
+        assert_eq!(
+            reading_numbers("18ga motor leads, 12.1V"),
+            1,
+            "a wire gauge is no reading"
+        );
     }
 
     #[test]
