@@ -226,7 +226,7 @@ pub fn find_quantities(text: &str) -> Vec<Found> {
             value,
             &text[..whole.start()],
             &text[whole.end()..],
-        ) || quoted_reference(&text[..whole.start()], &text[whole.end()..])
+        ) || quoted_in(text, &c)
         {
             continue;
         }
@@ -366,7 +366,7 @@ fn clause_tail(before: &str) -> &str {
 /// I get 11.4", "label 45, reads 41") leaves that reading alone.
 pub fn quoted_reference(before: &str, after: &str) -> bool {
     static CUE_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)\b(?:specs?|speced|specification|label|sticker|tag|data ?plate|name ?plate|manual|book|chart|schematic|diagram|rated|rating|stamped|printed|nominal|should|supposed to|must|needs? to|wants|calls? for|normal is|customer|cust|campground|claims?|claimed|swears?|swore|manual|diagrama|tabla|etiqueta|placa|fabricante|especificaci[oó]n|impreso|debe\w*|deber[ií]a\w*|tiene que|pide|cliente)\b|\bпо (?:схеме|мануалу|инструкции|паспорту|документации|спецификации|таблице|номиналу|норме)|\bноминал\w*|\bдолжн\w*|\bнорма\b|\bнаписано|\bна (?:бирке|шильдик\w*|этикетке|наклейке|табличке)|\bклиент\w*|\bзаявлен\w*")
+        Regex::new(r"(?i)\b(?:specs?|speced|specification|label|sticker|tag|data ?plate|name ?plate|manual|book|chart|schematic|diagram|rated|rating|stamped|printed|nominal|should|supposed to|must|needs? to|wants|calls? for|normal is|customer|cust|campground|claims?|claimed|swears?|swore|diagrama|tabla|etiqueta|placa|fabricante|especificaci[oó]n|impreso|debe\w*|deber[ií]a\w*|tiene que|pide|cliente)\b|\bпо (?:схеме|мануалу|инструкции|паспорту|документации|спецификации|таблице|номиналу|норме)|\bноминал\w*|\bдолжн\w*|\bнорма\b|\bнаписано|\bна (?:бирке|шильдик\w*|этикетке|наклейке|табличке)|\bклиент\w*|\bзаявлен\w*")
             .expect("compiles")
     });
     static OWN_READING: LazyLock<Regex> = LazyLock::new(|| {
@@ -387,6 +387,12 @@ pub fn quoted_reference(before: &str, after: &str) -> bool {
         .is_some_and(|cue| !OWN_READING.is_match(&tail[cue.end()..]))
 }
 
+/// The number `c` matched in `text` is a quoted value ([`quoted_reference`]).
+fn quoted_in(text: &str, c: &regex::Captures<'_>) -> bool {
+    let whole = c.get(0).expect("group 0 always matches");
+    quoted_reference(&text[..whole.start()], &text[whole.end()..])
+}
+
 /// The count, time or fraction mark after a number; a slash that
 /// separates checklist items ("recpt 118 / cord ok") is none.
 fn after_number<'t>(text: &'t str, c: &regex::Captures<'t>) -> Option<regex::Match<'t>> {
@@ -405,10 +411,7 @@ pub fn reading_numbers(text: &str) -> usize {
         .captures_iter(text)
         .filter(|c| c.name("before").is_none() && after_number(text, c).is_none())
         .filter(|c| !names_a_thing(text, c))
-        .filter(|c| {
-            let whole = c.get(0).expect("group 0 always matches");
-            !quoted_reference(&text[..whole.start()], &text[whole.end()..])
-        })
+        .filter(|c| !quoted_in(text, c))
         .count()
 }
 
@@ -469,8 +472,7 @@ pub fn lone_number(text: &str) -> Option<f64> {
             continue;
         }
         // "spec is 11", "по схеме 12": a quoted value is no reading.
-        let whole = c.get(0).expect("group 0 always matches");
-        if quoted_reference(&text[..whole.start()], &text[whole.end()..]) {
+        if quoted_in(text, &c) {
             continue;
         }
         // "75 degrees" on a voltage step, "30 amp pedestal": a number
@@ -481,11 +483,10 @@ pub fn lone_number(text: &str) -> Option<f64> {
         // "12.7 after sitting 3 hrs": a time or a count is no reading, and
         // leaves the other number the only one; a fraction or a pair
         // ("2/3", "22.1 / 22.4") is no lone number.
-        if after_number(text, &c).is_some_and(|a| !a.as_str().trim().starts_with(['/', 'x', 'X'])) {
-            continue;
-        }
-        if after_number(text, &c).is_some() {
-            return None;
+        match after_number(text, &c) {
+            Some(a) if !a.as_str().trim().starts_with(['/', 'x', 'X']) => continue,
+            Some(_) => return None,
+            None => {}
         }
         if c.name("before").is_some() || c.name("unit").is_some() {
             return None;
