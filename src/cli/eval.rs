@@ -177,8 +177,8 @@ pub fn understanding(args: UnderstandingArgs) -> Result<ExitCode, AppError> {
         println!("{text}");
     } else {
         println!(
-            "{:<8} {:>8} {:>8} {:>9} {:>9} {:>8} {:>8}",
-            "", "messages", "facts", "recorded", "wrong", "recall", "intent"
+            "{:<8} {:>8} {:>8} {:>9} {:>9} {:>8} {:>8} {:>12}",
+            "", "messages", "facts", "recorded", "wrong", "recall", "intent", "asked (right)"
         );
         for (lang, c) in &report.by_language {
             print_row(lang, c);
@@ -236,14 +236,16 @@ pub fn understanding(args: UnderstandingArgs) -> Result<ExitCode, AppError> {
 
 fn print_row(name: &str, c: &Counts) {
     println!(
-        "{:<8} {:>8} {:>8} {:>9} {:>8.2}% {:>7.1}% {:>7.1}%",
+        "{:<8} {:>8} {:>8} {:>9} {:>8.2}% {:>7.1}% {:>7.1}% {:>7} ({})",
         name,
         c.messages,
         c.labelled_facts,
         c.recorded_facts,
         c.wrong_fact_rate() * 100.0,
         c.fact_recall() * 100.0,
-        c.intent_accuracy() * 100.0
+        c.intent_accuracy() * 100.0,
+        c.confirmations,
+        c.confirmations_right
     );
 }
 

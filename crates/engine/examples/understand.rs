@@ -46,13 +46,15 @@ fn main() {
             .chain([(&"overall".to_string(), &report.overall)])
         {
             println!(
-                "{file} {lang:8} {:5} msgs  wrong {:5.2} % ({}/{})  recall {:5.1} %  intent {:5.1} %",
+                "{file} {lang:8} {:5} msgs  wrong {:5.2} % ({}/{})  recall {:5.1} %  intent {:5.1} %  confirm {} ({} right)",
                 c.messages,
                 c.wrong_fact_rate() * 100.0,
                 c.wrong_facts,
                 c.recorded_facts,
                 c.fact_recall() * 100.0,
-                c.intent_accuracy() * 100.0
+                c.intent_accuracy() * 100.0,
+                c.confirmations,
+                c.confirmations_right
             );
         }
         for c in &report.confusions {

@@ -143,6 +143,12 @@ pub struct Counts {
     pub wrong_facts: usize,
     pub recalled_facts: usize,
     pub intent_correct: usize,
+    /// Messages answered with a confirming question ("So: panel fuse —
+    /// yes?") instead of a recorded fact, and how many of those proposed a
+    /// fact the label states: asking is the safe side of not being sure, and
+    /// a right proposal costs the technician one word.
+    pub confirmations: usize,
+    pub confirmations_right: usize,
 }
 
 impl Counts {
@@ -165,6 +171,8 @@ impl Counts {
         self.wrong_facts += o.wrong_facts;
         self.recalled_facts += o.recalled_facts;
         self.intent_correct += o.intent_correct;
+        self.confirmations += o.confirmations;
+        self.confirmations_right += o.confirmations_right;
     }
 }
 
@@ -191,6 +199,9 @@ pub struct Confusion {
     pub trace: Vec<String>,
     /// Every fact the turn recorded, with the basis it was tied by.
     pub recorded: Vec<(String, String)>,
+    /// The fact a confirming question proposed (`step=outcome`), if the
+    /// turn asked one.
+    pub proposed: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -357,11 +368,25 @@ fn score(
     let said = |g: &(String, Option<f64>), e: &(String, Option<f64>)| {
         matches(g, e) || (g.0 == "finding=stated" && e.0.starts_with("finding="))
     };
+    // A step outcome whose target is the very finding the label names says
+    // the same thing as that finding ("paddle was bent" is both "sail switch
+    // not closing" and the sail-switch check failing): it is entailed by the
+    // label, not a fact nobody stated. It adds nothing to recall.
+    let entailed = |g: &(String, Option<f64>)| {
+        case.finding
+            .as_deref()
+            .is_some_and(|fid| leads_to(p, &g.0, fid))
+    };
     // Each recorded fact judged once: its basis and whether it is wrong.
     let bases: Vec<(String, bool)> = got
         .iter()
         .zip(&got_with_basis)
-        .map(|(g, (_, _, basis))| (basis.to_string(), !expected.iter().any(|e| said(g, e))))
+        .map(|(g, (_, _, basis))| {
+            (
+                basis.to_string(),
+                !expected.iter().any(|e| said(g, e)) && !entailed(g),
+            )
+        })
         .collect();
     let wrong: Vec<String> = got
         .iter()
@@ -374,6 +399,14 @@ fn score(
         .filter(|e| !got.iter().any(|g| matches(g, e)))
         .map(|e| e.0.clone())
         .collect();
+    let proposal = out
+        .state
+        .pending_confirmation
+        .as_ref()
+        .map(|c| format!("{}={}", c.step, c.outcome));
+    let proposed = proposal
+        .as_ref()
+        .map(|fact| expected.iter().any(|e| &e.0 == fact));
     let got_intent = intent_of(out, case);
     let intent_ok = intent_matches(&case.intent, got_intent);
     let counts = Counts {
@@ -383,21 +416,41 @@ fn score(
         wrong_facts: wrong.len(),
         recalled_facts: expected.len() - missed.len(),
         intent_correct: usize::from(intent_ok),
+        confirmations: usize::from(proposed.is_some()),
+        confirmations_right: usize::from(proposed == Some(true)),
     };
-    let confusion = (!wrong.is_empty() || !missed.is_empty() || !intent_ok).then(|| Confusion {
-        id: case.id.clone(),
-        text: case.text.clone(),
-        expected_intent: case.intent.clone(),
-        got_intent: got_intent.to_string(),
-        wrong,
-        missed,
-        trace: out.trace.clone(),
-        recorded: got_with_basis
-            .iter()
-            .map(|(f, _, b)| (f.clone(), b.to_string()))
-            .collect(),
-    });
+    let confusion =
+        (!wrong.is_empty() || !missed.is_empty() || !intent_ok || proposed == Some(false)).then(
+            || Confusion {
+                id: case.id.clone(),
+                text: case.text.clone(),
+                expected_intent: case.intent.clone(),
+                got_intent: got_intent.to_string(),
+                wrong,
+                missed,
+                trace: out.trace.clone(),
+                recorded: got_with_basis
+                    .iter()
+                    .map(|(f, _, b)| (f.clone(), b.to_string()))
+                    .collect(),
+                proposed: proposal,
+            },
+        );
     (counts, confusion, bases)
+}
+
+/// Whether `fact` (`step=outcome`) is an outcome the catalog sends straight
+/// to finding `finding_id`.
+fn leads_to(p: &Procedure, fact: &str, finding_id: &str) -> bool {
+    let Some((step, outcome)) = fact.split_once('=') else {
+        return false;
+    };
+    let (Some(si), Some(fi)) = (p.step_index(step), p.finding_index(finding_id)) else {
+        return false;
+    };
+    p.steps[si]
+        .outcome(outcome)
+        .is_some_and(|o| o.target == Target::Finding(fi) || o.signal_target == Target::Finding(fi))
 }
 
 /// Repairs and findings are close: "replaced the relay, works" and "relay

@@ -109,6 +109,29 @@ fn range_ends(text: &str, start: usize, end: usize) -> bool {
     number < before.len() && RANGE_OPENER.is_match(&before[..number])
 }
 
+/// The message's clauses without what it frames as not the case: "no es
+/// que no giren: giran" keeps "giran", "it's not that it won't start" alone
+/// is dropped.
+pub fn stated_clauses(text: &str) -> Vec<&str> {
+    let denied = understand::denied_spans(text);
+    if denied.is_empty() {
+        return clauses(text);
+    }
+    clauses(text)
+        .into_iter()
+        .filter_map(|c| {
+            let start = c.as_ptr() as usize - text.as_ptr() as usize;
+            let end = start + c.len();
+            let Some(&(_, b)) = denied.iter().find(|&&(a, b)| start < b && a < end) else {
+                return Some(c);
+            };
+            let rest = text[b.min(end)..end]
+                .trim_start_matches(|ch: char| ch.is_whitespace() || "-–—:;,.".contains(ch));
+            (!rest.is_empty()).then_some(rest)
+        })
+        .collect()
+}
+
 /// Splits a message into clauses, except at a decimal comma ("12,6 В"),
 /// after an abbreviation's period ("11 in. WC", "approx. 12 V"), inside
 /// an approximate reading ("14 and change") and between a range's ends.
@@ -872,7 +895,7 @@ pub fn step_answers(
         return Vec::new();
     }
     let in_scope = start.map(|s| proc.reachable_from(s));
-    let parts = clauses(text);
+    let parts = stated_clauses(text);
     let single = parts.len() == 1;
     let questions = understand::question_spans(text);
     // "No gauges on me, reads low anyway?": once the message says a check
@@ -1734,7 +1757,10 @@ pattern!(
 pub fn tentative(proc: &Procedure, active: Option<usize>, text: &str) -> Option<(usize, String)> {
     let a = active?;
     let step = &proc.steps[a];
-    if understand::is_question(text)
+    // A message that asks anything, or disputes the conclusion, gets its
+    // answer; a yes proposed from its words would answer what it did not say.
+    if !understand::question_spans(text).is_empty()
+        || lexicon::DISPUTE.is_match(text)
         || understand::is_ack(text)
         || lexicon::UNSURE.is_match(text)
         || understand::cannot_check(text)
@@ -1743,7 +1769,12 @@ pub fn tentative(proc: &Procedure, active: Option<usize>, text: &str) -> Option<
     {
         return None;
     }
-    let yes = generic_polarity(&without_conditions(text), None)?;
+    let said = stated_clauses(understand::without_ack_lead(text));
+    if said.iter().any(|c| understand::not_done_yet(c)) {
+        return None;
+    }
+    let stated = said.join(", ");
+    let yes = generic_polarity(&without_conditions(&stated), None)?;
     let outcome = match (step.kind, yes) {
         (StepKind::YesNo, true) => "yes",
         (StepKind::YesNo, false) => "no",

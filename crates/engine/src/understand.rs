@@ -147,6 +147,14 @@ pub fn is_ack(text: &str) -> bool {
     stall && super::units::find_quantities(rest).is_empty()
 }
 
+/// The message past an acknowledgment that opens it ("ok let it run 30
+/// min…" is "let it run 30 min…"): the "ok" agrees to go on, it is no
+/// verdict on the check.
+pub fn without_ack_lead(text: &str) -> &str {
+    let t = text.trim_start();
+    ACK_LEAD.find(t).map_or(t, |m| &t[m.end()..])
+}
+
 /// The clause plans a check, or says it is not made yet.
 pub fn not_done_yet(clause: &str) -> bool {
     NOT_DONE_YET.is_match(clause) && super::units::find_quantities(clause).is_empty()
@@ -376,6 +384,53 @@ pub fn is_question(text: &str) -> bool {
     asked > 0 && letters_outside == 0
 }
 
+// Opens what a technician says is *not* the case before saying what is
+// ("it's not that it won't start — it starts after the delay", "no es que
+// no giren: giran", "не то чтобы не крутит — крутит"). What it frames is
+// the reading the technician rejects.
+pattern!(
+    DENIED_FRAMING,
+    concat!(
+        r"\b(it'?s|its|it is)\s+not\s+(that|like)\b|\bnot\s+like\s+(it'?s|its|it|the)\b",
+        r"|\bcan'?t\s+say\s+(it|that|the|there)\b|\b(i\s+)?wouldn'?t\s+say\s+(it|that|the)\b",
+        r"|\b(i'?m\s+)?not\s+saying\b",
+        r"|\bno\s+es\s+(que|como\s+que)\b|\bno\s+(digo|dir[ií]a)\s+que\b",
+        r"|(^|[^\p{L}])не\s+то\s+чтобы\b|(^|[^\p{L}])не\s+(сказал|сказала|скажу)(\s+бы)?\b|(^|[^\p{L}])нельзя\s+сказать\b",
+    )
+);
+
+// Where a denied framing ends: the dash, colon or sentence end that turns
+// to what is the case, or the "but" that does.
+pattern!(
+    FRAMING_END,
+    r"\s[-–—]+\s|[–—:;.!?\n]|,\s*(but|pero|но|а|it|it'?s)\b"
+);
+
+// A "no" (or "yeah no") right before a denied framing.
+pattern!(
+    LEADING_NO,
+    r"(^|[\s,.;:])((yeah|yea|ya|s[ií])\s*,?\s*)?(no|nah|nope|нет|не-а)\s*[,.!—–-]*\s*$"
+);
+
+/// The spans of `text` a technician frames as not the case, each from its
+/// cue to where the message turns to what is: no reading is taken there.
+pub fn denied_spans(text: &str) -> Vec<(usize, usize)> {
+    DENIED_FRAMING
+        .find_iter(text)
+        .map(|m| {
+            let end = FRAMING_END
+                .find_at(text, m.end())
+                .map_or(text.len(), |e| e.start());
+            // "No, no es que no giren": the "no" that opens it is the
+            // denial's, not an answer.
+            let start = LEADING_NO
+                .find(&text[..m.start()])
+                .map_or(m.start(), |n| n.start());
+            (start, end)
+        })
+        .collect()
+}
+
 /// Whether the byte offset `at` of `text` lies in a question sentence.
 pub fn in_question(spans: &[(usize, usize)], at: usize) -> bool {
     spans.iter().any(|&(a, b)| a <= at && at < b)
@@ -384,6 +439,36 @@ pub fn in_question(spans: &[(usize, usize)], at: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_denied_framing_spans_what_it_denies_and_no_more() {
+        let denied = |t: &str| -> Vec<String> {
+            denied_spans(t)
+                .into_iter()
+                .map(|(a, b)| t[a..b].trim().to_string())
+                .collect()
+        };
+        assert_eq!(
+            denied("It's not that it won't start — it starts after the delay"),
+            ["It's not that it won't start"]
+        );
+        assert_eq!(
+            denied("No, no es que no giren: los ventiladores giran"),
+            ["No, no es que no giren"]
+        );
+        assert_eq!(
+            denied("насос не то чтобы не крутит — крутит, слышно его"),
+            ["не то чтобы не крутит"]
+        );
+        assert_eq!(
+            denied("Не сказал бы, что GFCI не держит — взводится"),
+            ["Не сказал бы, что GFCI не держит"]
+        );
+        // "not" alone, or "не" inside a word, opens no framing.
+        assert!(denied("fan not turning, coil's clean").is_empty());
+        assert!(denied("вентилятор не крутит").is_empty());
+        assert!(denied("the fuse is not blown").is_empty());
+    }
 
     #[test]
     fn acknowledgments_and_stalls_state_nothing() {

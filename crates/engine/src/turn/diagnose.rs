@@ -62,7 +62,7 @@ impl<'a> Turn<'a> {
             if understand::intermittent(&text) {
                 return self.resume_saying(p, "UNSURE", phrases(&self.lang()).intermittent);
             }
-            let unsure = extract::clauses(&text)
+            let unsure = extract::stated_clauses(&text)
                 .iter()
                 .any(|c| lexicon::UNSURE.is_match(c) || understand::cannot_check(c));
             // "Is 18 psi enough for the fill valve?", "IR gun or a probe in
