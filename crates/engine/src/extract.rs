@@ -120,7 +120,7 @@ pub fn stated_clauses(text: &str) -> Vec<&str> {
     clauses(text)
         .into_iter()
         .filter_map(|c| {
-            let start = c.as_ptr() as usize - text.as_ptr() as usize;
+            let start = offset_in(text, c);
             let end = start + c.len();
             let Some(&(_, b)) = denied.iter().find(|&&(a, b)| start < b && a < end) else {
                 return Some(c);
@@ -243,11 +243,15 @@ pub fn tests_by_substitution(step: &Step) -> bool {
     })
 }
 
-/// The sentence of `text` around byte `at`.
 /// Where the sentence holding byte `at` starts.
 fn sentence_start(text: &str, at: usize) -> usize {
-    let sentence = sentence_of(text, at);
-    sentence.as_ptr() as usize - text.as_ptr() as usize
+    offset_in(text, sentence_of(text, at))
+}
+
+/// The byte offset of `part`, a slice of `text` (a clause or sentence the
+/// splitters returned), within `text`.
+fn offset_in(text: &str, part: &str) -> usize {
+    part.as_ptr() as usize - text.as_ptr() as usize
 }
 
 fn sentence_of(text: &str, at: usize) -> &str {
@@ -909,7 +913,7 @@ pub fn step_answers(
         if !named.is_empty() || k == 0 {
             return named;
         }
-        let at = |c: &str| c.as_ptr() as usize - text.as_ptr() as usize;
+        let at = |c: &str| offset_in(text, c);
         let item_end = at(parts[k - 1]) + parts[k - 1].len();
         match text[item_end..at(parts[k])].trim() {
             "-" | "–" | "—" | "--" | ":" => steps_named(proc, parts[k - 1]),
@@ -961,7 +965,7 @@ pub fn step_answers(
     let mut unchecked: Vec<(usize, usize)> = Vec::new();
     let mut answered_in: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
     for clause in parts {
-        let offset = clause.as_ptr() as usize - text.as_ptr() as usize;
+        let offset = offset_in(text, clause);
         let clause_end = offset + clause.len();
         if understand::in_question(&questions, offset)
             || understand::asks_what_it_means(clause)
@@ -2136,7 +2140,7 @@ pub fn stated_finding(proc: &Procedure, text: &str) -> Option<usize> {
     let questions = understand::question_spans(text);
     let mut best: Option<(usize, usize)> = None;
     for clause in clauses(text) {
-        let offset = clause.as_ptr() as usize - text.as_ptr() as usize;
+        let offset = offset_in(text, clause);
         if understand::in_question(&questions, offset) || ASSISTANTS_CLAIM.is_match(clause) {
             continue;
         }
