@@ -406,6 +406,28 @@ pub fn in_customers_sentence(text: &str, clause: &str) -> bool {
     })
 }
 
+/// "Fridge won't run on propane, flips to check light after a few tries":
+/// a clause in the complaint's own sentence, where that sentence has no
+/// reading and names no check, goes on telling the symptom; the
+/// technician's checks come with a reading ("wont heat water, 118v at the
+/// outlet, cord plugged in tight") or in sentences of their own ("I try
+/// myself, no power light").
+pub fn in_complaint_sentence(text: &str, complaint: &str, clause: &str) -> bool {
+    let (Some(at), Some(complaint_at)) = (text.find(clause), text.find(complaint)) else {
+        return false;
+    };
+    let sentence = sentence_of(text, complaint_at);
+    sentence_start(text, at) == offset_in(text, sentence)
+        && only_symptoms(&WARNING_LIGHT.replace_all(sentence, " "))
+}
+
+pattern!(
+    /// A lamp named for what it warns of ("check light", "reset lamp") is
+    /// no check made.
+    WARNING_LIGHT,
+    r"\b(check|reset|fault|service) (light|lamp|led)\b"
+);
+
 /// A complaint message with no reading and no word of a check anywhere
 /// ("печка не греет, вентилятор дует холодным", "los gatos no suben, uno se
 /// quedó abajo") is the symptom as anyone would tell it: none of it is a
@@ -422,6 +444,12 @@ pattern!(
     /// the symptom as anyone would see it.
     CHECK_RESULT,
     r"\b(check(ed|s)?|ck'?d|test(ed|s)?|meter(ed|s)?|measur\w*|jump(ed)?|bypass(ed)?|found|verif\w*|confirm\w*|ohm(ed)?|prob(e|ed)|ok|okay|good|fine|bad|blown|popped|tripped|open|closed|continuity|clean|dirty|corroded|burnt|burned|reads?|reading|revis\w*|prob[eé]|med[ií]|verifiqu[eé]|encontr[eé]|bien|buen[oa]s?|mal[oa]?|quemad[oa]s?|fundid[oa]s?|botad[oa]|abiert[oa]s?|cerrad[oa]s?|continuidad|limpi[oa]s?|suci[oa]s?|sulfatad[oa]s?|marca|провер\w*|мерил\w*|замерил\w*|померил\w*|наш[её]л|норм\w*|в порядке|цел\w*|сгорел\w*|перегорел\w*|выбит\w*|обрыв\w*|звонит\w*|чист\w*|грязн\w*|окисл\w*|показыва\w*)\b"
+);
+
+pattern!(
+    /// Words of a check made, whatever its result.
+    CHECKED,
+    r"\b(check(ed)?|ck'?d|test(ed)?|meter(ed)?|measur\w*|prob(e|ed)|verif\w*|revis[eéa]\w*|prob[eé]|med[ií]\w*|verifiqu[eé]|провер\w*|мерил\w*|замерил\w*|померил\w*|намерил\w*)\b"
 );
 
 pattern!(
@@ -1778,6 +1806,15 @@ pub fn tentative(proc: &Procedure, active: Option<usize>, text: &str) -> Option<
         return None;
     }
     let stated = said.join(", ");
+    // "Runs fine on 120": a measurement is confirmed from words about it
+    // (its part, a reading, a check), not from how the unit runs.
+    if step.kind == StepKind::Measurement
+        && !step.subject.is_match(&stated)
+        && !MEASURED.is_match(&stated)
+        && !CHECKED.is_match(&stated)
+    {
+        return None;
+    }
     let yes = generic_polarity(&without_conditions(&stated), None)?;
     let outcome = match (step.kind, yes) {
         (StepKind::YesNo, true) => "yes",

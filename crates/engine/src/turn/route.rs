@@ -262,6 +262,20 @@ impl<'a> Turn<'a> {
         } else {
             text
         };
+        self.longest_symptom(text, except).or_else(|| {
+            // "Розетки на кухне не работают", "outlets in the galley are
+            // dead": the symptom patterns want the part next to its state, so
+            // a room of the coach between them is read past.
+            if !PLACE_IN_COACH.is_match(text) {
+                return None;
+            }
+            let without_place = PLACE_IN_COACH.replace_all(text, " ");
+            self.longest_symptom(&without_place, except)
+        })
+    }
+
+    /// The longest symptom match over the catalog, leaving out `except`.
+    fn longest_symptom(&self, text: &str, except: Option<&str>) -> Option<(usize, usize)> {
         let mut best: Option<(usize, usize, usize)> = None; // (len, proc, symptom)
         for (pi, p) in self.engine.catalog.procedures.iter().enumerate() {
             if Some(p.system.as_str()) == except {
@@ -362,7 +376,11 @@ impl<'a> Turn<'a> {
                 states_complaint
                     && (extract::only_symptoms(&text)
                         || extract::customer_account(&a.clause, a.quantity.is_some())
-                        || extract::in_customers_sentence(&text, &a.clause))
+                        || extract::in_customers_sentence(&text, &a.clause)
+                        || (a.quantity.is_none()
+                            && complaint_clause.as_deref().is_some_and(|c| {
+                                extract::in_complaint_sentence(&text, c, &a.clause)
+                            })))
             });
         if !reported.is_empty() {
             self.trace.push(format!(
@@ -449,9 +467,19 @@ impl<'a> Turn<'a> {
         }
         let t = self.text.trim();
         let short = t.split_whitespace().count() <= 3;
-        let yes = short && lexicon::YES.is_match(t) && !lexicon::NO.is_match(t);
-        let no = short && lexicon::NO.is_match(t) && !lexicon::YES.is_match(t);
         let i = p.step_index(&pending.step)?;
+        // "Yeah same, clicks 3 times then check light": an agreement that
+        // opens a longer note confirms, unless the note goes on to state
+        // the other outcome.
+        let agrees_then_tells = !short
+            && AGREES_LEAD.find(t).is_some_and(|m| {
+                self.step_answers(p, Some(i), &t[m.end()..])
+                    .iter()
+                    .all(|a| a.step != i || a.outcome == pending.outcome)
+            });
+        let yes =
+            (short && lexicon::YES.is_match(t) && !lexicon::NO.is_match(t)) || agrees_then_tells;
+        let no = short && lexicon::NO.is_match(t) && !lexicon::YES.is_match(t);
         if yes {
             let quantity = pending
                 .value
@@ -541,6 +569,14 @@ impl<'a> Turn<'a> {
 }
 
 pattern!(TAMPOCO, r"\btampoco\b");
+pattern!(
+    AGREES_LEAD,
+    r"^\s*(yes|yeah|yep|yup|correct|right|same|exactly|confirmed|s[ií]|correcto|exacto|as[ií] es|eso|да|ага|угу|точно|так и есть|подтверждаю)\b(\s+(same|that'?s it|igual|así|так же|то же самое))?[\s,.!:;-]+"
+);
+pattern!(
+    PLACE_IN_COACH,
+    r"\b(in|on|at|by|near) (the |my |our )?(galley|kitchen|bath(room)?|bedroom|lav|living room|front|rear|back|bunk ?(room|house)?|passenger side|driver.?s? side|curb ?side|road ?side)\b|\b(en|de|del) (la |el )?(cocina|ba[ñn]o|rec[áa]mara|dormitorio|sala|cuarto|parte (de )?(atr[áa]s|adelante|trasera|delantera)|lado (del )?(pasajero|conductor|chofer))\b|\b(на|в|во) (кухн|ванн|спальн|туалет|гостин|прихож)\w*"
+);
 pattern!(
     DOCUMENT_SAYS,
     r"\bwhat (does|do|did) [\w\s'-]{1,40}? (says?|states?) (about|on|for)\b|\bqu[eé] dice (el|la|nuestr[oa]) (manual|pol[ií]tica|gu[ií]a|documento|bolet[ií]n)\b|\bчто (говорит|сказано) (в|про) (инструкци|руководств|правил|документ|бюллетен)\w*"
