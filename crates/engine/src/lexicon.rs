@@ -233,7 +233,7 @@ pattern!(
 
 pattern!(
     pub NEW_SYSTEM,
-    r"\b(new (issue|complaint|problem)|another (issue|problem|complaint|thing)|also|plus|next complaint|one more thing|while (it'?s|its) here|separate (thing|issue)|side note|unrelated|on top of that|other thing|(customer|cust) (just )?(say|says|said|mentioned|mentions|wants|reports|also)|while (i'?m|we'?re) (under|in|up) (there|here)|(additional|second|another|extra) (concern|issue|complaint|item|line)|customer adds)\b|\bn'?t( \w+){1,4} either\b|\b(otro problema|otra cosa|nueva queja|tambi[eé]n|tampoco|adem[aá]s|aparte|ah y|otra falla|de paso|el cliente (dice|comenta|menciona|quiere|pide))\b|\b(другая проблема|ещё|еще|новая жалоба|также|тоже|кроме того|отдельно|дополнительно|вдобавок|помимо (этого|того)|заодно)\b|\botra\s*:"
+    r"\b(new (issue|complaint|problem)|another (issue|problem|complaint|thing)|also|plus|next complaint|one more thing|while (it'?s|its) here|separate (thing|issue)|side note|unrelated|on top of that|other thing|(customer|cust|owner) (just |now |also |then )?(say|says|said|mentioned|mentions|wants|reports|also|adds|added)|while (i'?m|we'?re) (under|in|up) (there|here)|(additional|second|another|extra) (concern|issue|complaint|item|line)|customer adds)\b|\bn'?t( \w+){1,4} either\b|\b(otro problema|otra cosa|nueva queja|tambi[eé]n|tampoco|adem[aá]s|aparte|ah y|otra falla|de paso|el cliente (dice|comenta|menciona|quiere|pide))\b|\b(другая проблема|ещё|еще|новая жалоба|также|тоже|кроме того|отдельно|дополнительно|вдобавок|помимо (этого|того)|заодно)\b|\botra\s*:"
 );
 
 /// Fixed reply phrases, per session language.
