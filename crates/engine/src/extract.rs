@@ -1000,6 +1000,9 @@ pub fn step_answers(
             || REJECTED_VALUE.is_match(clause)
             || REFERENCE_READING.is_match(clause)
             || WITHDRAWN_READING.is_match(clause)
+            // "ok, subo el termostato y escucho": an "ok" that opens a
+            // longer message agrees to go on; it is no verdict on the check.
+            || (!single && offset == 0 && understand::without_ack_lead(clause).is_empty())
         {
             continue;
         }
@@ -1926,9 +1929,20 @@ pub fn states_repair(text: &str) -> bool {
     lexicon::WORKS_NOW.is_match(&without_conditions(text))
         && !FIX_FAILED.is_match(text)
         && clauses(text).iter().any(|c| {
-            lexicon::REPAIR_VERB.is_match(c) && !earlier_work(c) && !restores_test_setup(c)
+            lexicon::REPAIR_VERB.is_match(c)
+                && !earlier_work(c)
+                && !restores_test_setup(c)
+                && !DIRECT_POWER_TEST.is_match(c)
         })
 }
+
+pattern!(
+    /// "Мотор от акб напрямую подключил — крутит", "lo puse directo a la
+    /// batería: gira": the part put on a known supply is a test of it,
+    /// not a repair, however well it runs there.
+    DIRECT_POWER_TEST,
+    r"\b(direct(ly)?|straight (to|from|off|on)|jump(er|ed|ing)?|jump ?pack|jumper wire|fused jumper|напрямую|напрямик|перемычк\w*|directo|directamente|puente\w*)\b"
+);
 
 pattern!(
     /// "Battery reconnected", "подключил shore обратно", "plugged shore
