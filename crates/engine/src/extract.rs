@@ -2224,10 +2224,17 @@ pub fn repair_done(proc: &Procedure, text: &str) -> Option<usize> {
 /// The finding a repair statement names: the one whose repair words match,
 /// or else the one finding of the part it names.
 pub fn named_repair(proc: &Procedure, text: &str) -> Option<usize> {
+    // "Lo reemplacé y el fusible nuevo ya no se quema": the result names
+    // the part that suffered, not the one repaired.
+    let work = clauses(text)
+        .into_iter()
+        .filter(|c| lexicon::REPAIR_VERB.is_match(c) || !lexicon::WORKS_NOW.is_match(c))
+        .collect::<Vec<_>>()
+        .join(", ");
     proc.findings
         .iter()
         .enumerate()
-        .filter_map(|(i, f)| f.repair.longest_match(text).map(|len| (len, i)))
+        .filter_map(|(i, f)| f.repair.longest_match(&work).map(|len| (len, i)))
         .max_by_key(|(len, _)| *len)
         .map(|(_, i)| i)
         .or_else(|| stated_finding(proc, text))
